@@ -1,0 +1,1 @@
+//! (bounds: not yet implemented.)

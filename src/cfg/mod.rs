@@ -1,0 +1,1 @@
+//! (cfg: not yet implemented.)

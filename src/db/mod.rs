@@ -1,0 +1,1 @@
+//! (db: not yet implemented.)

@@ -1,0 +1,1 @@
+//! (deps: not yet implemented.)

@@ -1,0 +1,1 @@
+//! (input: not yet implemented.)

@@ -1,0 +1,1 @@
+//! (measure: not yet implemented.)

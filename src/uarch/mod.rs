@@ -1,0 +1,1 @@
+//! (uarch: not yet implemented.)
