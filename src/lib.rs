@@ -14,6 +14,7 @@
 
 pub mod bounds;
 pub mod cfg;
+pub mod dataset;
 pub mod db;
 pub mod decode;
 pub mod deps;

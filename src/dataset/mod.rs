@@ -1,0 +1,1 @@
+//! (dataset: not yet implemented.)
