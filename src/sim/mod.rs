@@ -1,1 +1,29 @@
-//! (sim: not yet implemented.)
+//! The cycle-level simulation of SUACA (thesis chapter 3): front end, scheduler, ports and
+//! divider.
+//!
+//! Owns: the cycle loop ([`engine`]), the static program it runs ([`SimProgram`]), the what-if
+//! switches ([`SimOptions`]) and the closed set of events it emits ([`Event`] through
+//! [`Observer`]).
+//! Must not touch: report formatting (views observe events), the XML, decoding.
+//! Facts: thesis Algorithms 3–7 and §3.6; the refinements (per-operand-pair latencies) follow
+//! issue #4 and the uops.info latency definition (seed digest §1.3).
+//!
+//! Order of work inside one cycle (thesis Algorithm 7):
+//! ```text
+//! load (front end → scheduler) ─► choose ports (program order) ─► execute (count latency,
+//! release children) ─► free ports
+//! ```
+
+pub mod engine;
+mod event;
+mod options;
+mod ports;
+mod program;
+
+pub use engine::{simulate, SimError, SimOutcome};
+pub use event::{InstRef, Observer, WaitCause};
+pub use options::{SimOptions, WhatIf};
+pub use program::{SimInput, SimInstr, SimMachine, SimProgram};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,446 @@
+//! The cycle loop (thesis Algorithm 7) and the only emitter of [`Event`]s.
+//!
+//! Memory does not grow with the iteration count: only the window of instances between the
+//! oldest incomplete one and the newest loaded one is kept, and reports aggregate events per
+//! line.
+//!
+//! [`Event`]: crate::sim::Observer
+
+use std::collections::VecDeque;
+
+use thiserror::Error;
+
+use super::event::{InstRef, Observer, WaitCause};
+use super::options::SimOptions;
+use super::ports::{Placement, Ports};
+use super::program::{SimMachine, SimProgram};
+
+/// Most µops per instruction the engine tracks individually.
+pub const MAX_UOPS_PER_INSTR: usize = 64;
+
+/// Why a simulation could not run.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SimError {
+    /// Nothing to simulate.
+    #[error("the region has no instruction to simulate")]
+    EmptyProgram,
+    /// `iterations` was 0 or above the bound.
+    #[error("iteration count {given} is out of range (1 to {max})")]
+    Iterations {
+        /// The requested count.
+        given: u32,
+        /// The largest accepted count.
+        max: u32,
+    },
+    /// The run exceeded `max_cycles`.
+    #[error("the simulation exceeded {0} cycles; use fewer iterations")]
+    CycleLimit(u64),
+    /// The machine cannot run the program (no scheduler space, zero width, ...).
+    #[error("invalid machine description: {0}")]
+    Machine(&'static str),
+    /// An instruction has more µops than the engine tracks.
+    #[error("instruction {line} has {uops} µops; at most {max} are supported")]
+    TooManyUops {
+        /// Line of the instruction.
+        line: u32,
+        /// Its µop count.
+        uops: usize,
+        /// The limit.
+        max: usize,
+    },
+}
+
+/// Totals of one run.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SimOutcome {
+    /// Cycles until the last instruction completed.
+    pub cycles: u64,
+    /// Iterations simulated.
+    pub iterations: u32,
+    /// µops executed.
+    pub uops: u64,
+}
+
+impl SimOutcome {
+    /// Block throughput: cycles per iteration (thesis §2.1).
+    pub fn throughput(&self) -> f64 {
+        self.cycles as f64 / f64::from(self.iterations)
+    }
+
+    /// µops per cycle.
+    pub fn uops_per_cycle(&self) -> f64 {
+        if self.cycles == 0 {
+            0.0
+        } else {
+            self.uops as f64 / self.cycles as f64
+        }
+    }
+}
+
+/// Dynamic state of one instruction instance. The state machine:
+/// loading (`loaded < uops`) → waiting (`started == NOT_STARTED`) → executing → complete.
+#[derive(Clone, Debug)]
+struct Slot {
+    /// µops loaded into the scheduler so far.
+    loaded: u32,
+    /// Bit `u` set: µop `u` got a port (or needs none).
+    assigned: u64,
+    /// Cycle execution started, or `NOT_STARTED`.
+    started: u64,
+    /// Left the scheduler.
+    complete: bool,
+}
+
+const NOT_STARTED: u64 = u64::MAX;
+
+/// Runs `program` for `options.iterations` iterations on `machine`, reporting to `observer`.
+pub fn simulate(
+    program: &SimProgram,
+    machine: &SimMachine,
+    options: &SimOptions,
+    observer: &mut dyn Observer,
+) -> Result<SimOutcome, SimError> {
+    Engine::new(program, machine, options)?.run(observer)
+}
+
+struct Engine<'a> {
+    program: &'a SimProgram,
+    options: &'a SimOptions,
+    /// µops of each program instruction (at least 1: a µop without ports stands for
+    /// instructions that use none).
+    uop_counts: Vec<u32>,
+    /// Index of the divider µop of each instruction, if it divides.
+    div_uop: Vec<Option<u32>>,
+    load_width: u32,
+    scheduler_size: u32,
+    divider_port: Option<usize>,
+    ports: Ports,
+    /// Instances `base .. base + window.len()`; all older ones are complete.
+    window: VecDeque<Slot>,
+    base: u64,
+    /// Instance ids loaded but not started, ascending.
+    waiting: Vec<u64>,
+    /// µops in the scheduler (loaded, not complete).
+    occupancy: u32,
+    /// Completion buckets by cycle modulo their count.
+    completions: Vec<Vec<u64>>,
+    divider_busy_until: u64,
+    divider_holder: Option<u64>,
+    total_instances: u64,
+    loaded_instances: u64,
+    completed_instances: u64,
+    /// Scratch buffers reused each cycle.
+    causes: Vec<WaitCause>,
+    still_waiting: Vec<u64>,
+}
+
+impl<'a> Engine<'a> {
+    fn new(
+        program: &'a SimProgram,
+        machine: &SimMachine,
+        options: &'a SimOptions,
+    ) -> Result<Self, SimError> {
+        if program.instrs.is_empty() {
+            return Err(SimError::EmptyProgram);
+        }
+        if options.iterations == 0 || options.iterations > SimOptions::MAX_ITERATIONS {
+            return Err(SimError::Iterations {
+                given: options.iterations,
+                max: SimOptions::MAX_ITERATIONS,
+            });
+        }
+        if machine.issue_width == 0 || machine.scheduler_size == 0 {
+            return Err(SimError::Machine(
+                "issue width and scheduler size must be positive",
+            ));
+        }
+        let mut uop_counts = Vec::with_capacity(program.instrs.len());
+        let mut div_uop = Vec::with_capacity(program.instrs.len());
+        let mut max_latency = 1;
+        for ins in &program.instrs {
+            if ins.uops.len() > MAX_UOPS_PER_INSTR {
+                return Err(SimError::TooManyUops {
+                    line: ins.line,
+                    uops: ins.uops.len(),
+                    max: MAX_UOPS_PER_INSTR,
+                });
+            }
+            uop_counts.push(ins.uops.len().max(1) as u32);
+            div_uop.push(match (machine.divider_port, ins.div_cycles) {
+                (Some(dp), c) if c > 0 => {
+                    let only = crate::uarch::PortMask::single(dp);
+                    ins.uops
+                        .iter()
+                        .position(|m| *m == only)
+                        .or_else(|| ins.uops.iter().position(|m| m.contains(dp)))
+                        .map(|u| u as u32)
+                }
+                _ => None,
+            });
+            max_latency = max_latency.max(ins.latency.max(1));
+        }
+        // An instruction bigger than the scheduler could never be loaded completely: let the
+        // scheduler hold at least one whole instruction.
+        let biggest = uop_counts.iter().copied().max().unwrap_or(1);
+        let scheduler_size = machine.scheduler_size.max(biggest);
+        let load_width = if options.what_if.perfect_frontend {
+            scheduler_size
+        } else {
+            machine.issue_width
+        };
+        Ok(Engine {
+            program,
+            options,
+            uop_counts,
+            div_uop,
+            load_width,
+            scheduler_size,
+            divider_port: machine.divider_port,
+            ports: Ports::new(machine.port_count, options.what_if.infinite_ports),
+            window: VecDeque::new(),
+            base: 0,
+            waiting: Vec::new(),
+            occupancy: 0,
+            completions: vec![Vec::new(); max_latency as usize + 1],
+            divider_busy_until: 0,
+            divider_holder: None,
+            total_instances: program.instrs.len() as u64 * u64::from(options.iterations),
+            loaded_instances: 0,
+            completed_instances: 0,
+            causes: Vec::new(),
+            still_waiting: Vec::new(),
+        })
+    }
+
+    fn n(&self) -> u64 {
+        self.program.instrs.len() as u64
+    }
+
+    fn inst_ref(&self, id: u64) -> InstRef {
+        let index = (id % self.n()) as u32;
+        InstRef {
+            iteration: (id / self.n()) as u32,
+            index,
+            line: self.program.instrs[index as usize].line,
+        }
+    }
+
+    fn slot(&self, id: u64) -> &Slot {
+        &self.window[(id - self.base) as usize]
+    }
+
+    fn slot_mut(&mut self, id: u64) -> &mut Slot {
+        let base = self.base;
+        &mut self.window[(id - base) as usize]
+    }
+
+    fn run(mut self, observer: &mut dyn Observer) -> Result<SimOutcome, SimError> {
+        let mut cycle = 0u64;
+        while self.completed_instances < self.total_instances {
+            if cycle >= self.options.max_cycles {
+                return Err(SimError::CycleLimit(self.options.max_cycles));
+            }
+            observer.cycle_started(cycle);
+            self.load(cycle, observer);
+            self.choose_ports(cycle, observer);
+            self.execute(cycle, observer);
+            self.ports.clear();
+            cycle += 1;
+        }
+        observer.finished(cycle);
+        let uops = self.program.uops_per_iteration() * u64::from(self.options.iterations);
+        Ok(SimOutcome {
+            cycles: cycle,
+            iterations: self.options.iterations,
+            uops,
+        })
+    }
+
+    /// Thesis Algorithm 3: load up to `min(width, free scheduler space)` µops in order;
+    /// an instruction may be loaded partially.
+    fn load(&mut self, cycle: u64, observer: &mut dyn Observer) {
+        let mut budget = self
+            .load_width
+            .min(self.scheduler_size.saturating_sub(self.occupancy));
+        while budget > 0 {
+            // The newest instance still loading, or a fresh one.
+            let id = match self.window.back() {
+                Some(s) if s.loaded < self.uop_counts[self.last_index()] => {
+                    self.base + self.window.len() as u64 - 1
+                }
+                _ => {
+                    if self.loaded_instances == self.total_instances {
+                        break;
+                    }
+                    self.window.push_back(Slot {
+                        loaded: 0,
+                        assigned: 0,
+                        started: NOT_STARTED,
+                        complete: false,
+                    });
+                    let id = self.loaded_instances;
+                    self.loaded_instances += 1;
+                    self.waiting.push(id);
+                    id
+                }
+            };
+            let total = self.uop_counts[(id % self.n()) as usize];
+            let slot = self.slot_mut(id);
+            let now = budget.min(total - slot.loaded);
+            slot.loaded += now;
+            budget -= now;
+            self.occupancy += now;
+            let inst = self.inst_ref(id);
+            observer.loaded(cycle, inst, now);
+        }
+    }
+
+    fn last_index(&self) -> usize {
+        ((self.base + self.window.len() as u64 - 1) % self.n()) as usize
+    }
+
+    /// Whether the producer of `input` for instance `id` has released its value by `cycle`;
+    /// `Err(producer id)` otherwise.
+    fn dependencies_resolved(&mut self, id: u64, cycle: u64) -> bool {
+        self.causes.clear();
+        if self.options.what_if.no_deps {
+            return true;
+        }
+        let n = self.n();
+        let iteration = id / n;
+        let instr = &self.program.instrs[(id % n) as usize];
+        for input in &instr.inputs {
+            let Some(piter) = iteration.checked_sub(u64::from(input.distance)) else {
+                continue; // before the first iteration: the value is ready
+            };
+            let pid = piter * n + u64::from(input.producer);
+            if pid < self.base {
+                continue; // complete long ago
+            }
+            let started = self.window[(pid - self.base) as usize].started;
+            let ready = started != NOT_STARTED && cycle >= started + u64::from(input.offset);
+            if !ready {
+                let producer = self.inst_ref(pid);
+                let cause = WaitCause::Dependency { producer };
+                if !self.causes.contains(&cause) {
+                    self.causes.push(cause);
+                }
+            }
+        }
+        self.causes.is_empty()
+    }
+
+    /// Thesis Algorithms 4 and 5: in program order, start every instance whose inputs are
+    /// ready and whose loaded µops all got ports.
+    fn choose_ports(&mut self, cycle: u64, observer: &mut dyn Observer) {
+        let waiting = std::mem::take(&mut self.waiting);
+        self.still_waiting.clear();
+        for &id in &waiting {
+            if !self.dependencies_resolved(id, cycle) {
+                let inst = self.inst_ref(id);
+                observer.waited(cycle, inst, &self.causes);
+                self.still_waiting.push(id);
+                continue;
+            }
+            let index = (id % self.n()) as usize;
+            let total = self.uop_counts[index];
+            let (loaded, mut assigned) = {
+                let s = self.slot(id);
+                (s.loaded, s.assigned)
+            };
+            let inst = self.inst_ref(id);
+            let mut executable = loaded == total;
+            if !executable {
+                self.causes.push(WaitCause::NotLoaded);
+            }
+            let masks = &self.program.instrs[index].uops;
+            for u in 0..loaded {
+                if assigned & (1 << u) != 0 {
+                    continue;
+                }
+                let mask = masks.get(u as usize).copied().unwrap_or_default();
+                if mask.is_empty() {
+                    assigned |= 1 << u;
+                    observer.uop_dispatched(cycle, inst, u, None);
+                    continue;
+                }
+                let is_div = self.div_uop[index] == Some(u);
+                if is_div && cycle < self.divider_busy_until {
+                    executable = false;
+                    if let Some(h) = self.divider_holder {
+                        let holder = self.inst_ref(h);
+                        self.causes.push(WaitCause::Divider { holder });
+                    }
+                    continue;
+                }
+                let mask = match (is_div, self.divider_port) {
+                    (true, Some(dp)) if mask.contains(dp) => crate::uarch::PortMask::single(dp),
+                    _ => mask,
+                };
+                match self.ports.place(mask, id) {
+                    Placement::Placed(p) => {
+                        assigned |= 1 << u;
+                        observer.uop_dispatched(cycle, inst, u, Some(p));
+                        if is_div {
+                            let cycles = self.program.instrs[index].div_cycles;
+                            self.divider_busy_until = cycle + u64::from(cycles);
+                            self.divider_holder = Some(id);
+                            observer.divider_used(cycle, inst, cycles);
+                        }
+                    }
+                    Placement::Blocked => {
+                        executable = false;
+                        for (port, h) in self.ports.blockers(mask, id) {
+                            let holder = self.inst_ref(h);
+                            let cause = WaitCause::Port { port, holder };
+                            if !self.causes.contains(&cause) {
+                                self.causes.push(cause);
+                            }
+                        }
+                    }
+                }
+            }
+            let all = if total >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << total) - 1
+            };
+            self.slot_mut(id).assigned = assigned;
+            if executable && assigned & all == all {
+                self.slot_mut(id).started = cycle;
+                let latency = self.program.instrs[index].latency.max(1);
+                let done = cycle + u64::from(latency) - 1;
+                let bucket = (done % self.completions.len() as u64) as usize;
+                self.completions[bucket].push(id);
+                observer.started(cycle, inst);
+            } else {
+                observer.waited(cycle, inst, &self.causes);
+                self.still_waiting.push(id);
+            }
+        }
+        self.waiting = std::mem::take(&mut self.still_waiting);
+        self.still_waiting = waiting;
+    }
+
+    /// Thesis Algorithm 6: instances whose latency ends this cycle complete and leave the
+    /// scheduler.
+    fn execute(&mut self, cycle: u64, observer: &mut dyn Observer) {
+        let bucket = (cycle % self.completions.len() as u64) as usize;
+        let mut done = std::mem::take(&mut self.completions[bucket]);
+        done.sort_unstable();
+        for &id in &done {
+            let total = self.uop_counts[(id % self.n()) as usize];
+            self.slot_mut(id).complete = true;
+            self.occupancy -= total;
+            self.completed_instances += 1;
+            let inst = self.inst_ref(id);
+            observer.completed(cycle, inst);
+        }
+        done.clear();
+        self.completions[bucket] = done;
+        while self.window.front().is_some_and(|s| s.complete) {
+            self.window.pop_front();
+            self.base += 1;
+        }
+    }
+}

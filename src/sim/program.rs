@@ -1,0 +1,63 @@
+//! The static input of the engine: one iteration's instructions with their µops, latencies
+//! and dependency edges, and the machine parameters the engine uses.
+//!
+//! Built from decoded instructions, their data and the dependency graph by the analysis
+//! (see `crate::analysis`); the engine knows nothing of registers or XML.
+
+use crate::uarch::PortMask;
+
+/// A dependency of an instruction on an earlier instruction (a read-after-write edge).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SimInput {
+    /// Index (in [`SimProgram::instrs`]) of the producing instruction.
+    pub producer: u32,
+    /// Iteration distance: 0 = same iteration, 1 = previous iteration (loop-carried).
+    pub distance: u32,
+    /// The consumer may start this many cycles after the producer started (the producer's
+    /// latency for the value, less the consumer's slack for that operand); may be 0.
+    pub offset: u32,
+}
+
+/// One instruction of the simulated program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimInstr {
+    /// The line (0-based position in the region) reports attribute the instruction to.
+    pub line: u32,
+    /// Allowed ports of each µop, in order; an empty mask means the µop needs no port.
+    pub uops: Vec<PortMask>,
+    /// Cycles from start of execution until the instruction is complete and leaves the
+    /// scheduler (its maximum latency, at least 1).
+    pub latency: u32,
+    /// Divider occupancy in cycles (0 = does not use the divider).
+    pub div_cycles: u32,
+    /// Dependencies; several inputs may name the same producer.
+    pub inputs: Vec<SimInput>,
+}
+
+/// One iteration of the simulated program, repeated [`crate::sim::SimOptions::iterations`]
+/// times.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SimProgram {
+    /// Instructions in execution order.
+    pub instrs: Vec<SimInstr>,
+}
+
+impl SimProgram {
+    /// Total µops of one iteration.
+    pub fn uops_per_iteration(&self) -> u64 {
+        self.instrs.iter().map(|i| i.uops.len() as u64).sum()
+    }
+}
+
+/// The machine parameters the engine uses (taken from `uarch::MicroArch`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SimMachine {
+    /// µops the front end loads per cycle (issue width).
+    pub issue_width: u32,
+    /// Scheduler (reservation station) capacity in µops.
+    pub scheduler_size: u32,
+    /// Number of ports (bits of [`PortMask`] in use).
+    pub port_count: usize,
+    /// The port hosting the divider pipe, if any (thesis §3.6: port 0 on Intel).
+    pub divider_port: Option<usize>,
+}

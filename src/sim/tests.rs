@@ -1,0 +1,169 @@
+//! Engine tests on hand-built programs reproducing the thesis' examples.
+
+use super::*;
+use crate::uarch::PortMask;
+
+fn ports(list: &[usize]) -> PortMask {
+    list.iter()
+        .fold(PortMask::EMPTY, |m, &p| m.union(PortMask::single(p)))
+}
+
+fn snb() -> SimMachine {
+    SimMachine {
+        issue_width: 4,
+        scheduler_size: 54,
+        port_count: 6,
+        divider_port: Some(0),
+    }
+}
+
+fn skl() -> SimMachine {
+    SimMachine {
+        issue_width: 4,
+        scheduler_size: 97,
+        port_count: 8,
+        divider_port: Some(0),
+    }
+}
+
+fn instr(line: u32, uops: Vec<PortMask>, latency: u32, inputs: Vec<SimInput>) -> SimInstr {
+    SimInstr {
+        line,
+        uops,
+        latency,
+        div_cycles: 0,
+        inputs,
+    }
+}
+
+fn dep(producer: u32, distance: u32, offset: u32) -> SimInput {
+    SimInput {
+        producer,
+        distance,
+        offset,
+    }
+}
+
+fn run(program: &SimProgram, machine: &SimMachine, iterations: u32, what_if: WhatIf) -> SimOutcome {
+    let options = SimOptions {
+        what_if,
+        ..SimOptions::new(iterations)
+    };
+    simulate(program, machine, &options, &mut NoObserver).expect("simulation runs")
+}
+
+struct NoObserver;
+impl Observer for NoObserver {}
+
+const IP: WhatIf = WhatIf {
+    perfect_frontend: false,
+    infinite_ports: true,
+    no_deps: false,
+};
+const ND: WhatIf = WhatIf {
+    perfect_frontend: false,
+    infinite_ports: false,
+    no_deps: true,
+};
+
+/// Thesis §4.1: six `mov rax, 6` on SNB: 2.00 cycles, 1.50 with infinite ports, 3.00 µops
+/// per cycle.
+#[test]
+fn six_movs_on_snb() {
+    let p015 = ports(&[0, 1, 5]);
+    let program = SimProgram {
+        instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
+    };
+    let plain = run(&program, &snb(), 200, WhatIf::NONE);
+    assert_eq!(format!("{:.2}", plain.throughput()), "2.00");
+    assert_eq!(format!("{:.2}", plain.uops_per_cycle()), "3.00");
+    let ip = run(&program, &snb(), 200, IP);
+    assert_eq!(format!("{:.2}", ip.throughput()), "1.50");
+}
+
+/// Thesis §4.3: eight `adc reg, 1` on SKL chained through CF: 8.00, and 4.00 without
+/// dependencies (8 µops on ports 0 and 6).
+#[test]
+fn adc_chain_on_skl() {
+    let p06 = ports(&[0, 6]);
+    let program = SimProgram {
+        instrs: (0..8u32)
+            .map(|l| {
+                let cf = if l == 0 {
+                    dep(7, 1, 1)
+                } else {
+                    dep(l - 1, 0, 1)
+                };
+                instr(l, vec![p06], 1, vec![cf, dep(l, 1, 1)])
+            })
+            .collect(),
+    };
+    let plain = run(&program, &skl(), 200, WhatIf::NONE);
+    assert_eq!(format!("{:.2}", plain.throughput()), "8.00");
+    let nd = run(&program, &skl(), 200, ND);
+    assert_eq!(format!("{:.2}", nd.throughput()), "4.00");
+}
+
+/// Thesis §2.2: the branchy program on SNB, one iteration: 3 cycles.
+#[test]
+fn branchy_latency_on_snb() {
+    let p015 = ports(&[0, 1, 5]);
+    let p5 = ports(&[5]);
+    let program = SimProgram {
+        instrs: vec![
+            instr(0, vec![p015], 1, vec![]),
+            instr(1, vec![p015], 1, vec![]),
+            instr(2, vec![p5], 1, vec![dep(1, 0, 1)]),
+            instr(3, vec![p015], 1, vec![dep(0, 0, 1)]),
+            instr(4, vec![p5], 1, vec![]),
+            instr(5, vec![p015], 1, vec![dep(0, 0, 1)]),
+            instr(6, vec![p015], 1, vec![dep(3, 0, 1), dep(5, 0, 1)]),
+        ],
+    };
+    let one = run(&program, &snb(), 1, WhatIf::NONE);
+    assert_eq!(one.cycles, 3);
+    assert_eq!(format!("{:.2}", one.uops_per_cycle()), "2.33");
+}
+
+#[test]
+fn divider_blocks_other_divisions() {
+    let p0 = ports(&[0]);
+    let mut div = instr(0, vec![p0, ports(&[0, 1, 5])], 20, vec![]);
+    div.div_cycles = 8;
+    let program = SimProgram { instrs: vec![div] };
+    // Independent divisions are limited by the divider, not by latency or ports.
+    let out = run(&program, &snb(), 100, WhatIf::NONE);
+    assert!((out.throughput() - 8.0).abs() < 0.2, "{}", out.throughput());
+}
+
+#[test]
+fn rejects_bad_iteration_counts() {
+    let program = SimProgram {
+        instrs: vec![instr(0, vec![ports(&[0])], 1, vec![])],
+    };
+    let opts = SimOptions::new(0);
+    assert!(matches!(
+        simulate(&program, &snb(), &opts, &mut NoObserver),
+        Err(SimError::Iterations { .. })
+    ));
+    let empty = SimProgram::default();
+    assert_eq!(
+        simulate(&empty, &snb(), &SimOptions::new(1), &mut NoObserver),
+        Err(SimError::EmptyProgram)
+    );
+}
+
+#[test]
+fn cycle_limit_is_an_error() {
+    let program = SimProgram {
+        instrs: vec![instr(0, vec![ports(&[0])], 1, vec![dep(0, 1, 1)])],
+    };
+    let opts = SimOptions {
+        max_cycles: 10,
+        ..SimOptions::new(100)
+    };
+    assert_eq!(
+        simulate(&program, &snb(), &opts, &mut NoObserver),
+        Err(SimError::CycleLimit(10))
+    );
+}
