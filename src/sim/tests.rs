@@ -167,3 +167,82 @@ fn cycle_limit_is_an_error() {
         Err(SimError::CycleLimit(10))
     );
 }
+
+mod line_stats {
+    use super::*;
+    use crate::report::views::LineStats;
+
+    fn stats(program: &SimProgram, machine: &SimMachine, iterations: u32) -> LineStats {
+        let mut view = LineStats::new(program, machine.port_count);
+        simulate(program, machine, &SimOptions::new(iterations), &mut view).expect("runs");
+        view
+    }
+
+    /// Thesis §2.2: in one iteration of the branchy program the "caused to wait" column
+    /// sums to 5 and "had to wait" to 4 (line 6 waits on lines 3 and 5 at once).
+    #[test]
+    fn branchy_wait_sums() {
+        let p015 = ports(&[0, 1, 5]);
+        let p5 = ports(&[5]);
+        let program = SimProgram {
+            instrs: vec![
+                instr(0, vec![p015], 1, vec![]),
+                instr(1, vec![p015], 1, vec![]),
+                instr(2, vec![p5], 1, vec![dep(1, 0, 1)]),
+                instr(3, vec![p015], 1, vec![dep(0, 0, 1)]),
+                instr(4, vec![p5], 1, vec![]),
+                instr(5, vec![p015], 1, vec![dep(0, 0, 1)]),
+                instr(6, vec![p015], 1, vec![dep(3, 0, 1), dep(5, 0, 1)]),
+            ],
+        };
+        let view = stats(&program, &snb(), 1);
+        let rows = view.rows(&program, 1);
+        let had: f64 = rows.iter().map(|r| r.had_to_wait).sum();
+        let caused: f64 = rows.iter().map(|r| r.caused_to_wait).sum();
+        assert_eq!((had, caused), (4.0, 5.0));
+        // Line 0 ran on port 0, line 6 on port 0, the jumps on port 5 (thesis §2.2).
+        assert_eq!(rows[0].ports[0], Some(1.0));
+        assert_eq!(rows[6].ports[0], Some(1.0));
+        assert_eq!(rows[2].ports[5], Some(1.0));
+        assert_eq!(rows[4].ports[5], Some(1.0));
+        let d = view.detail(0, 1).expect("line 0");
+        assert_eq!(
+            d.dependencies.iter().map(|x| x.line).collect::<Vec<_>>(),
+            vec![3]
+        );
+    }
+
+    /// Thesis §4.1: each `mov` always uses the same port, and "caused to wait" is three
+    /// times "had to wait" (three holders are blamed for every wait).
+    #[test]
+    fn six_movs_one_port_each() {
+        let p015 = ports(&[0, 1, 5]);
+        let program = SimProgram {
+            instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
+        };
+        let view = stats(&program, &snb(), 200);
+        let rows = view.rows(&program, 200);
+        let expected_port = [0, 1, 5, 0, 1, 5];
+        for (row, &p) in rows.iter().zip(&expected_port) {
+            assert_eq!(row.ports[p], Some(1.0), "line {}", row.line);
+            assert_eq!(row.ports.iter().flatten().count(), 1, "line {}", row.line);
+        }
+        let had: f64 = rows.iter().map(|r| r.had_to_wait).sum();
+        let caused: f64 = rows.iter().map(|r| r.caused_to_wait).sum();
+        // The thesis prints 15.6 15.6 15.5 15.6 15.6 15.6 and 46.7 for every line.
+        let had_col: Vec<String> = rows
+            .iter()
+            .map(|r| format!("{:.1}", r.had_to_wait))
+            .collect();
+        let caused_col: Vec<String> = rows
+            .iter()
+            .map(|r| format!("{:.1}", r.caused_to_wait))
+            .collect();
+        assert_eq!(had_col, ["15.6", "15.6", "15.5", "15.6", "15.6", "15.6"]);
+        assert_eq!(caused_col, ["46.7"; 6]);
+        assert!(
+            (caused / had - 3.0).abs() < 0.05,
+            "had {had} caused {caused}"
+        );
+    }
+}
