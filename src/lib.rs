@@ -14,6 +14,7 @@
 
 pub mod bounds;
 pub mod cfg;
+pub mod cli;
 pub mod dataset;
 pub mod db;
 pub mod decode;

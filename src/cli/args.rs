@@ -1,0 +1,244 @@
+//! clap definitions.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+const EXAMPLES: &str = "\
+Examples:
+  suaca a.out                          analyze every marked region for the default arch
+  suaca -ip -pf --arch CFL a.out       with perfect front end and infinite ports, on Coffee Lake
+  suaca --loop 1 --arch SNB loop.o     latency of one iteration (SUACA §2.2)
+  suaca --detail 3 -b a.out            delay details of line 3 and the branch analysis
+  suaca --hex 4801d84801d8 --arch SKL  a BHive-style hex block
+  suaca --list-regions a.out           the marked regions of a file
+  suaca -cfg -dg a.out                 write controlflow.dot and dependency.dot
+  suaca data list                      which archs have data, and from where";
+
+/// suaca: static throughput analysis of x86-64 loops (an open successor of IACA/SUACA).
+#[derive(Debug, Parser)]
+#[command(
+    name = "suaca",
+    version,
+    about,
+    after_help = EXAMPLES,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+pub struct Cli {
+    /// Subcommand; without one, suaca analyzes FILE.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Analysis options.
+    #[command(flatten)]
+    pub analyze: AnalyzeArgs,
+}
+
+/// Subcommands besides the analysis.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Manage instruction data (uops.info XML).
+    Data {
+        /// What to do.
+        #[command(subcommand)]
+        action: DataCommand,
+    },
+}
+
+/// `suaca data …`.
+#[derive(Debug, Subcommand)]
+pub enum DataCommand {
+    /// List each available arch with its data source and instruction count.
+    List,
+    /// Import an instructions.xml (plain or .zst) into the user data directory.
+    Import {
+        /// The XML file.
+        path: PathBuf,
+    },
+    /// Download uops.info's instructions.xml and import it.
+    Fetch {
+        /// Where to download from.
+        #[arg(long, default_value = "https://uops.info/instructions.xml")]
+        url: String,
+    },
+}
+
+/// Where the code comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputSelection {
+    /// An object file or executable with IACA markers.
+    File(PathBuf),
+    /// A file of raw bytes (no markers).
+    Raw(PathBuf),
+    /// A hex string.
+    Hex(String),
+}
+
+/// Options of the analysis (SUACA thesis §2.8, plus long forms).
+#[derive(Debug, Clone, Default, Args)]
+pub struct AnalyzeArgs {
+    /// Object file, executable or library with IACA markers.
+    #[arg(value_name = "FILE", required_unless_present_any = ["raw", "hex", "print_default", "setup"])]
+    pub file: Option<PathBuf>,
+    /// Analyze the raw bytes of FILE (no markers needed).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "hex"])]
+    pub raw: Option<PathBuf>,
+    /// Analyze a hex string of machine code (as in BHive).
+    #[arg(long, value_name = "HEX", conflicts_with_all = ["file", "raw"])]
+    pub hex: Option<String>,
+    /// Analyze only region N (0-based, in file order).
+    #[arg(long, value_name = "N")]
+    pub region: Option<usize>,
+    /// List the marked regions and exit.
+    #[arg(long)]
+    pub list_regions: bool,
+    /// Microarchitecture (uops.info name: SNB, IVB, HSW, SKL, CFL, ICL, ZEN3, ...).
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Option<String>,
+    /// Number of iterations to simulate (1 = latency analysis of one iteration).
+    #[arg(long = "loop", value_name = "N")]
+    pub iterations: Option<u32>,
+    /// What-if: perfect front end (`-pf`).
+    #[arg(long = "perfect-frontend")]
+    pub perfect_frontend: bool,
+    /// What-if: infinitely usable ports (`-ip`).
+    #[arg(long = "infinite-ports")]
+    pub infinite_ports: bool,
+    /// What-if: no dependencies (`-nd`).
+    #[arg(long = "no-deps")]
+    pub no_deps: bool,
+    /// Performance mode: no extra what-if runs (`-p`).
+    #[arg(short = 'p', long = "performance")]
+    pub performance: bool,
+    /// Branch analysis of the first conditional jump (`-b`).
+    #[arg(short = 'b', long = "branches")]
+    pub branches: bool,
+    /// Delay details of line N.
+    #[arg(long, value_name = "LINE")]
+    pub detail: Option<u32>,
+    /// Print the iform and uops.info string of each line.
+    #[arg(long)]
+    pub iform: bool,
+    /// Write the control-flow graph (`-cfg`) to controlflow.dot (or --cfg-out).
+    #[arg(long = "cfg")]
+    pub cfg: bool,
+    /// Write the dependency graph (`-dg`) to dependency.dot (or --dg-out).
+    #[arg(long = "dg")]
+    pub dg: bool,
+    /// Path of the control-flow graph file.
+    #[arg(long, value_name = "PATH", default_value = "controlflow.dot")]
+    pub cfg_out: PathBuf,
+    /// Path of the dependency graph file.
+    #[arg(long, value_name = "PATH", default_value = "dependency.dot")]
+    pub dg_out: PathBuf,
+    /// uops.info instructions.xml (plain or .zst) to use instead of the configured data.
+    #[arg(long, value_name = "PATH")]
+    pub uops_xml: Option<PathBuf>,
+    /// Set the default arch and iteration count (stored in the user config directory).
+    #[arg(long, num_args = 2, value_names = ["ARCH", "N"])]
+    pub setup: Option<Vec<String>>,
+    /// Print the default arch and iteration count.
+    #[arg(long)]
+    pub print_default: bool,
+}
+
+impl AnalyzeArgs {
+    /// The input the user selected, if any.
+    pub fn input(&self) -> Option<InputSelection> {
+        if let Some(h) = &self.hex {
+            Some(InputSelection::Hex(h.clone()))
+        } else if let Some(r) = &self.raw {
+            Some(InputSelection::Raw(r.clone()))
+        } else {
+            self.file.clone().map(InputSelection::File)
+        }
+    }
+}
+
+/// Rewrites SUACA's multi-letter single-dash flags (`-pf -ip -nd -cfg -dg`) to their long
+/// forms, since clap only knows single-letter short flags. Everything after `--` is left
+/// alone.
+pub fn rewrite_suaca_flags<I: IntoIterator<Item = std::ffi::OsString>>(
+    args: I,
+) -> Vec<std::ffi::OsString> {
+    let mut out = Vec::new();
+    let mut passthrough = false;
+    for a in args {
+        if passthrough {
+            out.push(a);
+            continue;
+        }
+        let mapped = match a.to_str() {
+            Some("--") => {
+                passthrough = true;
+                None
+            }
+            Some("-pf") => Some("--perfect-frontend"),
+            Some("-ip") => Some("--infinite-ports"),
+            Some("-nd") => Some("--no-deps"),
+            Some("-cfg") => Some("--cfg"),
+            Some("-dg") => Some("--dg"),
+            _ => None,
+        };
+        out.push(mapped.map(Into::into).unwrap_or(a));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Cli {
+        let argv = rewrite_suaca_flags(args.iter().map(Into::into));
+        Cli::try_parse_from(argv).expect("parses")
+    }
+
+    #[test]
+    fn suaca_flags_as_in_the_thesis() {
+        let cli = parse(&["suaca", "-ip", "-pf", "--arch", "CFL", "a.out"]);
+        let a = cli.analyze;
+        assert!(a.infinite_ports && a.perfect_frontend && !a.no_deps);
+        assert_eq!(a.arch.as_deref(), Some("CFL"));
+        assert_eq!(a.input(), Some(InputSelection::File("a.out".into())));
+        let cli = parse(&[
+            "suaca", "-nd", "-cfg", "-dg", "-p", "-b", "--iform", "--loop", "3", "--detail", "2",
+            "x",
+        ]);
+        let a = cli.analyze;
+        assert!(a.no_deps && a.cfg && a.dg && a.performance && a.branches && a.iform);
+        assert_eq!((a.iterations, a.detail), (Some(3), Some(2)));
+    }
+
+    #[test]
+    fn setup_takes_two_values() {
+        let cli = parse(&["suaca", "--setup", "SKL", "200"]);
+        assert_eq!(cli.analyze.setup, Some(vec!["SKL".into(), "200".into()]));
+        let argv = rewrite_suaca_flags(["suaca", "--setup", "SKL"].iter().map(Into::into));
+        assert!(Cli::try_parse_from(argv).is_err());
+    }
+
+    #[test]
+    fn subcommands_and_inputs() {
+        let cli = parse(&["suaca", "data", "list"]);
+        assert!(matches!(
+            cli.command,
+            Some(Command::Data {
+                action: DataCommand::List
+            })
+        ));
+        let cli = parse(&["suaca", "--hex", "4801d8"]);
+        assert_eq!(
+            cli.analyze.input(),
+            Some(InputSelection::Hex("4801d8".into()))
+        );
+        let argv = rewrite_suaca_flags(["suaca"].iter().map(Into::into));
+        assert!(Cli::try_parse_from(argv).is_err(), "an input is required");
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

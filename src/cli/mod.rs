@@ -1,0 +1,11 @@
+//! The command line: clap definitions (SUACA's flags and long forms), the rewriting of
+//! SUACA's multi-letter single-dash flags, and the `--setup` defaults file.
+//!
+//! Owns: the argument vocabulary. Must not print, exit or read the environment: `main.rs`
+//! does that with what this module returns.
+
+mod args;
+mod config;
+
+pub use args::{rewrite_suaca_flags, AnalyzeArgs, Cli, Command, DataCommand, InputSelection};
+pub use config::{Config, ConfigError};
