@@ -4,4 +4,8 @@
 //! one line, and the text and JSON renderings.
 //! Must not touch: simulation state (views see only events and the static program).
 
+pub mod model;
+pub mod text;
 pub mod views;
+
+pub use model::Report;

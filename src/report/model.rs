@@ -1,0 +1,159 @@
+//! The report as data: everything the text and JSON renderings show. Built by the analysis
+//! from views; renderers only format it.
+
+use serde::Serialize;
+
+use super::views::{LineDetail, LineRow};
+
+/// Version of the JSON wire format; bump on incompatible changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Block throughput of one simulation run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunSummary {
+    /// What-if switches of the run, as words (`""` for the plain run).
+    pub what_if: String,
+    /// Whether the perfect-front-end switch was set.
+    pub perfect_frontend: bool,
+    /// Whether the infinite-ports switch was set.
+    pub infinite_ports: bool,
+    /// Whether the no-dependencies switch was set.
+    pub no_deps: bool,
+    /// Total cycles.
+    pub cycles: u64,
+    /// Cycles per iteration.
+    pub throughput: f64,
+    /// µops per cycle.
+    pub uops_per_cycle: f64,
+}
+
+/// One line of the main table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TableRow {
+    /// Line in the region (0-based).
+    pub line: u32,
+    /// Address of the instruction.
+    pub address: u64,
+    /// Intel-syntax text.
+    pub text: String,
+    /// Whether instruction data was found (IACA's `X` otherwise; left out of the accounting).
+    pub supported: bool,
+    /// XED iform of the matched variant.
+    pub iform: Option<String>,
+    /// uops.info string of the matched variant.
+    pub uops_info: Option<String>,
+    /// Simulation statistics (absent for unsupported lines and lines off the simulated path).
+    pub stats: Option<LineRow>,
+}
+
+/// The main table of one run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Table {
+    /// The run the table shows.
+    pub run: RunSummary,
+    /// Port names, in column order.
+    pub ports: Vec<String>,
+    /// Index of the divider port, when a divider column is shown.
+    pub divider_port: Option<usize>,
+    /// Rows in line order.
+    pub rows: Vec<TableRow>,
+    /// Sum of µops of the simulated lines.
+    pub total_uops: u64,
+}
+
+/// Latencies between the detailed line and one related line (thesis §2.6).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LatencyPair {
+    /// The related line.
+    pub line: u32,
+    /// Latency of the dependency from the detailed line to the related line.
+    pub from_detailed: Option<u32>,
+    /// Latency of the dependency from the related line to the detailed line.
+    pub to_detailed: Option<u32>,
+}
+
+/// `--detail LINE` (thesis §2.6).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DetailReport {
+    /// The line.
+    pub line: u32,
+    /// Its text.
+    pub text: String,
+    /// Its maximum latency.
+    pub max_latency: f64,
+    /// Latencies of its dependencies in both directions.
+    pub latencies: Vec<LatencyPair>,
+    /// Delays by dependencies and blocked ports.
+    pub delays: LineDetail,
+}
+
+/// One side of the branch analysis.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BranchSide {
+    /// Lines on this path, in order (original line numbers).
+    pub lines: Vec<u32>,
+    /// The plain run and its what-if variants.
+    pub runs: Vec<RunSummary>,
+    /// The main table of this path.
+    pub table: Table,
+}
+
+/// `-b` (thesis §2.7): the first conditional jump, both ways.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BranchReport {
+    /// Line of the conditional jump.
+    pub branch_line: u32,
+    /// Not taken (fall-through).
+    pub left: BranchSide,
+    /// Taken.
+    pub right: BranchSide,
+}
+
+/// Where a region came from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RegionInfo {
+    /// Index in file order.
+    pub index: usize,
+    /// Section name.
+    pub section: String,
+    /// Start address.
+    pub address: u64,
+    /// One-past-the-end address.
+    pub end: u64,
+    /// Enclosing symbol, if known.
+    pub symbol: Option<String>,
+    /// Number of instructions.
+    pub instructions: usize,
+}
+
+/// The analysis of one region.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RegionReport {
+    /// Where the region is.
+    pub region: RegionInfo,
+    /// The plain run first, then the what-if variants.
+    pub runs: Vec<RunSummary>,
+    /// The main table.
+    pub table: Table,
+    /// `--detail`.
+    pub detail: Option<DetailReport>,
+    /// `-b`.
+    pub branches: Option<BranchReport>,
+    /// Warnings about this region (unsupported instructions, ...).
+    pub warnings: Vec<String>,
+}
+
+/// Everything one invocation reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Wire-format version.
+    pub schema_version: u32,
+    /// suaca version.
+    pub suaca_version: String,
+    /// Microarchitecture.
+    pub arch: String,
+    /// Iterations simulated.
+    pub iterations: u32,
+    /// Per region.
+    pub regions: Vec<RegionReport>,
+}

@@ -1,0 +1,302 @@
+//! Text rendering of a [`Report`], laid out like the thesis' tables (comfy-table, ASCII).
+
+use std::io::{self, Write};
+
+use comfy_table::{presets::ASCII_MARKDOWN, Cell, CellAlignment, ContentArrangement, Table};
+
+use super::model::{
+    BranchSide, DetailReport, RegionReport, Report, RunSummary, Table as ReportTable,
+};
+
+/// Rendering choices that are not part of the data.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct TextOptions {
+    /// Add the iform and uops.info string columns (`--iform`).
+    pub iform: bool,
+}
+
+/// Writes the whole report.
+pub fn render(report: &Report, opts: &TextOptions, out: &mut dyn Write) -> io::Result<()> {
+    let many = report.regions.len() > 1;
+    for (n, region) in report.regions.iter().enumerate() {
+        if n > 0 {
+            writeln!(out)?;
+        }
+        if many {
+            writeln!(out, "{}", region_heading(region))?;
+            writeln!(out)?;
+        }
+        render_region(region, &report.arch, opts, out)?;
+    }
+    Ok(())
+}
+
+fn region_heading(region: &RegionReport) -> String {
+    let r = &region.region;
+    let symbol = r
+        .symbol
+        .as_deref()
+        .map(|s| format!(" in {s}"))
+        .unwrap_or_default();
+    format!(
+        "Region {}: {} {:#x}..{:#x}{}, {} instructions",
+        r.index, r.section, r.address, r.end, symbol, r.instructions
+    )
+}
+
+fn render_region(
+    region: &RegionReport,
+    arch: &str,
+    opts: &TextOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    for w in &region.warnings {
+        writeln!(out, "Warning: {w}")?;
+    }
+    if !region.warnings.is_empty() {
+        writeln!(out)?;
+    }
+    render_runs(&region.runs, out)?;
+    writeln!(out)?;
+    render_table(&region.table, arch, opts, out)?;
+    if let Some(detail) = &region.detail {
+        writeln!(out)?;
+        render_detail(detail, &region.table.ports, out)?;
+    }
+    if let Some(b) = &region.branches {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Branch analysis of the jump in line {}:",
+            b.branch_line
+        )?;
+        for (name, side) in [("Left", &b.left), ("Right", &b.right)] {
+            writeln!(out)?;
+            render_side(name, side, arch, opts, out)?;
+        }
+    }
+    Ok(())
+}
+
+fn render_side(
+    name: &str,
+    side: &BranchSide,
+    arch: &str,
+    opts: &TextOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(out, "{name} branch analysis:")?;
+    writeln!(out)?;
+    render_runs(&side.runs, out)?;
+    writeln!(out)?;
+    render_table(&side.table, arch, opts, out)
+}
+
+/// `Block throughput…` lines (thesis §2.1).
+fn render_runs(runs: &[RunSummary], out: &mut dyn Write) -> io::Result<()> {
+    for run in runs {
+        if run.what_if.is_empty() {
+            writeln!(out, "Block throughput: {:.2} cycles", run.throughput)?;
+        } else {
+            writeln!(
+                out,
+                "Block throughput {}: {:.2} cycles",
+                with_words(run),
+                run.throughput
+            )?;
+        }
+    }
+    if let Some(first) = runs.first() {
+        writeln!(out, "Microops per cycle: {:.2}", first.uops_per_cycle)?;
+    }
+    Ok(())
+}
+
+/// The thesis' phrasing of a what-if run: "with perfect front-end", "without dependencies",
+/// "with perfect front-end and infinitely usable ports and without dependencies".
+fn with_words(run: &RunSummary) -> String {
+    let mut parts = Vec::new();
+    if run.perfect_frontend {
+        parts.push("perfect front-end");
+    }
+    if run.infinite_ports {
+        parts.push("infinitely usable ports");
+    }
+    let with = if parts.is_empty() {
+        String::new()
+    } else {
+        format!("with {}", parts.join(" and "))
+    };
+    match (run.no_deps, with.is_empty()) {
+        (false, _) => with,
+        (true, true) => "without dependencies".into(),
+        (true, false) => format!("{with} and without dependencies"),
+    }
+}
+
+fn fmt1(v: Option<f64>) -> String {
+    v.map(|x| format!("{x:.1}")).unwrap_or_default()
+}
+
+fn render_table(
+    table: &ReportTable,
+    arch: &str,
+    opts: &TextOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if table.run.what_if.is_empty() {
+        writeln!(out, "Analysis for architecture: {arch}")?;
+    } else {
+        writeln!(
+            out,
+            "Analysis for architecture: {arch} ({})",
+            with_words(&table.run)
+        )?;
+    }
+    writeln!(out)?;
+    let mut t = Table::new();
+    t.load_preset(ASCII_MARKDOWN)
+        .set_content_arrangement(ContentArrangement::Disabled);
+    let mut header = vec!["Line", "Num Uops", "had to wait", "caused to wait"]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+    for (i, p) in table.ports.iter().enumerate() {
+        header.push(p.clone());
+        if table.divider_port == Some(i) {
+            header.push(format!("{p} - DV"));
+        }
+    }
+    if opts.iform {
+        header.push("iform".into());
+        header.push("uops.info".into());
+    }
+    header.push("Instruction".into());
+    t.set_header(header);
+    let mut any_unsupported = false;
+    for row in &table.rows {
+        let mut cells: Vec<Cell> = Vec::new();
+        cells.push(Cell::new(row.line));
+        match (&row.stats, row.supported) {
+            (Some(s), _) => {
+                cells.push(Cell::new(s.uops));
+                cells.push(Cell::new(if s.had_to_wait > 0.0 {
+                    fmt1(Some(s.had_to_wait))
+                } else {
+                    String::new()
+                }));
+                cells.push(Cell::new(if s.caused_to_wait > 0.0 {
+                    fmt1(Some(s.caused_to_wait))
+                } else {
+                    String::new()
+                }));
+                for (i, p) in s.ports.iter().enumerate() {
+                    cells.push(Cell::new(fmt1(*p)));
+                    if table.divider_port == Some(i) {
+                        cells.push(Cell::new(fmt1(s.divider)));
+                    }
+                }
+            }
+            (None, supported) => {
+                if !supported {
+                    any_unsupported = true;
+                }
+                cells.push(Cell::new(if supported { "" } else { "X" }));
+                cells.push(Cell::new(""));
+                cells.push(Cell::new(""));
+                for i in 0..table.ports.len() {
+                    cells.push(Cell::new(""));
+                    if table.divider_port == Some(i) {
+                        cells.push(Cell::new(""));
+                    }
+                }
+            }
+        }
+        if opts.iform {
+            cells.push(Cell::new(row.iform.as_deref().unwrap_or("-")));
+            cells.push(Cell::new(row.uops_info.as_deref().unwrap_or("-")));
+        }
+        cells.push(Cell::new(&row.text).set_alignment(CellAlignment::Left));
+        t.add_row(cells);
+    }
+    writeln!(out, "{t}")?;
+    writeln!(out, "Total number of Uops: {}", table.total_uops)?;
+    if any_unsupported {
+        writeln!(
+            out,
+            "X - instruction not supported, was not accounted in the analysis"
+        )?;
+    }
+    Ok(())
+}
+
+fn render_detail(detail: &DetailReport, ports: &[String], out: &mut dyn Write) -> io::Result<()> {
+    let l = detail.line;
+    writeln!(
+        out,
+        "Detailed delay information for instruction: {} in line {l}",
+        detail.text
+    )?;
+    writeln!(out)?;
+    writeln!(out, "Maximum latency: {}", detail.max_latency)?;
+    writeln!(out)?;
+    writeln!(out, "Latencies for dependencies:")?;
+    if detail.latencies.is_empty() {
+        writeln!(out, "This instruction doesn't have any dependencies!")?;
+    } else {
+        let mut t = small_table(vec![
+            "Line".into(),
+            format!("{l} -> Line"),
+            format!("Line -> {l}"),
+        ]);
+        for p in &detail.latencies {
+            t.add_row(vec![
+                p.line.to_string(),
+                p.from_detailed.map(|v| v.to_string()).unwrap_or_default(),
+                p.to_detailed.map(|v| v.to_string()).unwrap_or_default(),
+            ]);
+        }
+        writeln!(out, "{t}")?;
+        writeln!(out)?;
+        writeln!(out, "Delay caused by dependencies:")?;
+        let mut t = small_table(vec![
+            "Line".into(),
+            "was delayed".into(),
+            "has delayed".into(),
+        ]);
+        for d in &detail.delays.dependencies {
+            t.add_row(vec![
+                d.line.to_string(),
+                format!("{:.1}", d.was_delayed),
+                format!("{:.1}", d.has_delayed),
+            ]);
+        }
+        writeln!(out, "{t}")?;
+    }
+    writeln!(out)?;
+    writeln!(out, "Delay caused by blocked ports:")?;
+    let mut t = small_table(vec![
+        "Port".into(),
+        "was delayed".into(),
+        "has delayed".into(),
+    ]);
+    for p in &detail.delays.ports {
+        t.add_row(vec![
+            ports
+                .get(p.port)
+                .cloned()
+                .unwrap_or_else(|| p.port.to_string()),
+            format!("{:.1}", p.was_delayed),
+            format!("{:.1}", p.has_delayed),
+        ]);
+    }
+    writeln!(out, "{t}")
+}
+
+fn small_table(header: Vec<String>) -> Table {
+    let mut t = Table::new();
+    t.load_preset(ASCII_MARKDOWN)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(header);
+    t
+}
