@@ -1,0 +1,383 @@
+//! One region's analysis: graphs, simulation runs (plain and what-if), and the report data.
+//!
+//! Owns: the choice of runs (thesis §2.1: the plain run and the what-if variants, `-p` for no
+//! extra runs), the main path and the branch paths (§2.7), the detail view (§2.6).
+//! Must not touch: decoding, file formats, printing.
+
+mod paths;
+pub mod program;
+
+use thiserror::Error;
+
+use crate::cfg::Cfg;
+use crate::db::InstrDesc;
+use crate::deps::DepGraph;
+use crate::ir::{BranchKind, Instr, Region};
+use crate::report::model::{
+    BranchReport, BranchSide, DetailReport, LatencyPair, RegionInfo, RegionReport, RunSummary,
+    Table, TableRow,
+};
+use crate::report::views::LineStats;
+use crate::sim::{simulate, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
+
+/// The machine as the analysis needs it.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    /// Arch name (`SKL`).
+    pub name: String,
+    /// Engine parameters.
+    pub sim: SimMachine,
+    /// Port names in column order.
+    pub port_names: Vec<String>,
+}
+
+/// What to compute.
+#[derive(Clone, Debug)]
+pub struct AnalysisOptions {
+    /// Iterations (`--loop`).
+    pub iterations: u32,
+    /// The what-if switches the user gave (`-pf -ip -nd`).
+    pub what_if: WhatIf,
+    /// `-p`: no extra runs.
+    pub performance: bool,
+    /// `--detail LINE`.
+    pub detail: Option<u32>,
+    /// `-b`.
+    pub branches: bool,
+    /// Cap on simulated cycles per run.
+    pub max_cycles: u64,
+}
+
+impl AnalysisOptions {
+    /// Plain analysis with `iterations` iterations.
+    pub fn new(iterations: u32) -> Self {
+        AnalysisOptions {
+            iterations,
+            what_if: WhatIf::NONE,
+            performance: false,
+            detail: None,
+            branches: false,
+            max_cycles: SimOptions::new(1).max_cycles,
+        }
+    }
+
+    /// The runs to make, plain first; the last one is shown in the table.
+    ///
+    /// Without switches: the plain run and the three single what-ifs (thesis §2.1). With
+    /// switches: the plain run and every combination of them. `-p`: only the run with the
+    /// given switches.
+    pub fn runs(&self) -> Vec<WhatIf> {
+        if self.performance {
+            return vec![self.what_if];
+        }
+        let mut runs = vec![WhatIf::NONE];
+        if self.what_if.is_none() {
+            runs.extend(
+                WhatIf {
+                    perfect_frontend: true,
+                    infinite_ports: true,
+                    no_deps: true,
+                }
+                .combinations()
+                .into_iter()
+                .take(3),
+            );
+        } else {
+            runs.extend(self.what_if.combinations());
+        }
+        runs
+    }
+
+    /// The run whose per-line statistics the table shows.
+    pub fn table_run(&self) -> WhatIf {
+        self.what_if
+    }
+}
+
+/// Why a region could not be analyzed.
+#[derive(Debug, Error)]
+pub enum AnalysisError {
+    /// `--detail` names a line the region does not have.
+    #[error("--detail {line} is out of range: the region has lines 0 to {last}")]
+    DetailOutOfRange {
+        /// Requested line.
+        line: u32,
+        /// Last line.
+        last: usize,
+    },
+    /// No instruction of the region has data.
+    #[error("no instruction of the region has data for {arch}; nothing to simulate")]
+    NothingAccounted {
+        /// The arch.
+        arch: String,
+    },
+    /// The simulation failed.
+    #[error(transparent)]
+    Sim(#[from] SimError),
+}
+
+/// Statistics of one simulated path.
+struct PathResult {
+    runs: Vec<RunSummary>,
+    table: Table,
+    stats: LineStats,
+    program: SimProgram,
+}
+
+fn summary(w: WhatIf, out: &crate::sim::SimOutcome) -> RunSummary {
+    RunSummary {
+        what_if: w.describe(),
+        perfect_frontend: w.perfect_frontend,
+        infinite_ports: w.infinite_ports,
+        no_deps: w.no_deps,
+        cycles: out.cycles,
+        throughput: out.throughput(),
+        uops_per_cycle: out.uops_per_cycle(),
+    }
+}
+
+/// Runs every requested variant of `program`; the table comes from the table run.
+fn run_path(
+    program: SimProgram,
+    instrs: &[Instr],
+    descs: &[Option<InstrDesc>],
+    machine: &Machine,
+    opts: &AnalysisOptions,
+    lines_shown: &[usize],
+) -> Result<PathResult, AnalysisError> {
+    let mut runs = Vec::new();
+    let mut table_stats = None;
+    let mut table_summary = None;
+    for w in opts.runs() {
+        let sim_opts = SimOptions {
+            iterations: opts.iterations,
+            what_if: w,
+            max_cycles: opts.max_cycles,
+        };
+        let mut stats = LineStats::new(&program, machine.sim.port_count);
+        let out = simulate(&program, &machine.sim, &sim_opts, &mut stats)?;
+        let s = summary(w, &out);
+        if w == opts.table_run() {
+            table_stats = Some(stats);
+            table_summary = Some(s.clone());
+        }
+        runs.push(s);
+    }
+    let (stats, run) = match (table_stats, table_summary) {
+        (Some(st), Some(su)) => (st, su),
+        _ => unreachable_table(),
+    };
+    let rows_stats = stats.rows(&program, opts.iterations);
+    let rows = lines_shown
+        .iter()
+        .map(|&line| {
+            let instr = &instrs[line];
+            let desc = descs[line].as_ref();
+            TableRow {
+                line: line as u32,
+                address: instr.address,
+                text: instr.text.clone(),
+                supported: desc.is_some(),
+                iform: desc.map(|d| d.iform.clone()),
+                uops_info: desc.map(|d| d.string.clone()),
+                stats: rows_stats.iter().find(|r| r.line == line as u32).cloned(),
+            }
+        })
+        .collect();
+    let divider_port = if stats.divider_used() {
+        machine.sim.divider_port
+    } else {
+        None
+    };
+    let table = Table {
+        run,
+        ports: machine.port_names.clone(),
+        divider_port,
+        rows,
+        total_uops: program.uops_per_iteration(),
+    };
+    Ok(PathResult {
+        runs,
+        table,
+        stats,
+        program,
+    })
+}
+
+/// The table run is always among the runs (`runs()` ends with it or holds only it).
+fn unreachable_table() -> ! {
+    panic!("the table run is one of the runs")
+}
+
+/// Analyzes one decoded region. `descs[i]` is the data of `instrs[i]` (`None`: no data).
+pub fn analyze_region(
+    region: &Region,
+    instrs: &[Instr],
+    descs: &[Option<InstrDesc>],
+    machine: &Machine,
+    opts: &AnalysisOptions,
+) -> Result<RegionReport, AnalysisError> {
+    if let Some(line) = opts.detail {
+        if line as usize >= instrs.len() {
+            return Err(AnalysisError::DetailOutOfRange {
+                line,
+                last: instrs.len().saturating_sub(1),
+            });
+        }
+    }
+    if descs.iter().all(Option::is_none) {
+        return Err(AnalysisError::NothingAccounted {
+            arch: machine.name.clone(),
+        });
+    }
+    let loop_deps = opts.iterations >= 2;
+    let cfg = Cfg::build(instrs, region.address, region.end_address(), opts.iterations);
+    let deps = DepGraph::build(instrs, &cfg, loop_deps);
+    let all: Vec<usize> = (0..instrs.len()).collect();
+    let program = program::build(&all, descs, &deps);
+    let main = run_path(program, instrs, descs, machine, opts, &all)?;
+
+    let mut warnings = Vec::new();
+    for (instr, desc) in instrs.iter().zip(descs) {
+        if desc.is_none() {
+            warnings.push(format!(
+                "line {}: no data for `{}` on {}; it is not accounted in the analysis",
+                instr.line, instr.text, machine.name
+            ));
+        }
+    }
+    let detail = opts
+        .detail
+        .map(|line| detail_report(line, instrs, descs, &deps, &main, opts.iterations));
+    let branches = if opts.branches {
+        match paths::first_conditional(instrs) {
+            Some(b) => Some(branch_report(b, region, instrs, descs, machine, opts)?),
+            None => {
+                warnings.push("-b: the region has no conditional jump".into());
+                None
+            }
+        }
+    } else {
+        None
+    };
+    Ok(RegionReport {
+        region: RegionInfo {
+            index: region.index,
+            section: region.section.clone(),
+            address: region.address,
+            end: region.end_address(),
+            symbol: region.symbol.clone(),
+            instructions: instrs.len(),
+        },
+        runs: main.runs,
+        table: main.table,
+        detail,
+        branches,
+        warnings,
+    })
+}
+
+fn detail_report(
+    line: u32,
+    instrs: &[Instr],
+    descs: &[Option<InstrDesc>],
+    deps: &DepGraph,
+    main: &PathResult,
+    iterations: u32,
+) -> DetailReport {
+    let l = line as usize;
+    let mut pairs: std::collections::BTreeMap<u32, LatencyPair> = Default::default();
+    let offset = |p: usize, c: usize, loc| match (&descs[p], &descs[c]) {
+        (Some(pd), Some(cd)) => Some(program::edge_offset(pd, cd, loc)),
+        _ => None,
+    };
+    for (consumer, edge) in deps.consumers_of(l) {
+        let entry = pairs.entry(consumer as u32).or_insert(LatencyPair {
+            line: consumer as u32,
+            from_detailed: None,
+            to_detailed: None,
+        });
+        if let Some(o) = offset(l, consumer, edge.loc) {
+            entry.from_detailed = Some(entry.from_detailed.map_or(o, |x: u32| x.max(o)));
+        }
+    }
+    for (producer, edge) in deps.producers_of(l) {
+        let entry = pairs.entry(producer as u32).or_insert(LatencyPair {
+            line: producer as u32,
+            from_detailed: None,
+            to_detailed: None,
+        });
+        if let Some(o) = offset(producer, l, edge.loc) {
+            entry.to_detailed = Some(entry.to_detailed.map_or(o, |x: u32| x.max(o)));
+        }
+    }
+    let delays = main
+        .stats
+        .detail(line, iterations)
+        .unwrap_or(crate::report::views::LineDetail {
+            line,
+            dependencies: vec![],
+            ports: vec![],
+        });
+    let _ = &main.program;
+    DetailReport {
+        line,
+        text: instrs[l].text.clone(),
+        max_latency: descs[l].as_ref().map_or(0.0, |d| d.max_latency),
+        latencies: pairs.into_values().collect(),
+        delays,
+    }
+}
+
+fn branch_report(
+    branch: usize,
+    region: &Region,
+    instrs: &[Instr],
+    descs: &[Option<InstrDesc>],
+    machine: &Machine,
+    opts: &AnalysisOptions,
+) -> Result<BranchReport, AnalysisError> {
+    let side = |taken: bool| -> Result<BranchSide, AnalysisError> {
+        let lines = paths::path(instrs, branch, taken);
+        // The path as a straight-line program: its own graphs, lines mapped back.
+        let path_instrs: Vec<Instr> = lines
+            .iter()
+            .enumerate()
+            .map(|(pos, &l)| {
+                let mut i = instrs[l].clone();
+                i.line = pos;
+                i.branch = BranchKind::None;
+                i
+            })
+            .collect();
+        let path_descs: Vec<Option<InstrDesc>> = lines.iter().map(|&l| descs[l].clone()).collect();
+        let cfg = Cfg::build(
+            &path_instrs,
+            region.address,
+            region.end_address(),
+            opts.iterations,
+        );
+        let deps = DepGraph::build(&path_instrs, &cfg, opts.iterations >= 2);
+        let positions: Vec<usize> = (0..lines.len()).collect();
+        let mut program = program::build(&positions, &path_descs, &deps);
+        for ins in &mut program.instrs {
+            ins.line = lines[ins.line as usize] as u32;
+        }
+        let path_opts = AnalysisOptions {
+            detail: None,
+            branches: false,
+            ..opts.clone()
+        };
+        let result = run_path(program, instrs, descs, machine, &path_opts, &lines)?;
+        Ok(BranchSide {
+            lines: lines.iter().map(|&l| l as u32).collect(),
+            runs: result.runs,
+            table: result.table,
+        })
+    };
+    Ok(BranchReport {
+        branch_line: branch as u32,
+        left: side(false)?,
+        right: side(true)?,
+    })
+}

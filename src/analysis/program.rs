@@ -1,0 +1,143 @@
+//! Turns decoded instructions, their data and the dependency graph into the engine's
+//! [`SimProgram`].
+//!
+//! Latency of a dependency edge (issue #4: a consumer waits only for the operands it reads):
+//! the producer's latency to the location the consumer reads, less the consumer's slack for
+//! that operand. The slack lets a load-op start its load before the register operand it
+//! reads last is ready: an operand whose own latency to the outputs is `o` while the
+//! instruction's longest latency is `L` is needed only `L - o` cycles after the start.
+//! With uniform latencies (the thesis' examples) the slack is 0 and this is SUACA's rule.
+
+use crate::db::{Endpoint, InstrDesc, LatVia};
+use crate::deps::DepGraph;
+use crate::ir::Loc;
+use crate::sim::{SimInput, SimInstr, SimMachine, SimProgram};
+use crate::uarch::PortMask;
+
+/// Latency with which `desc` produces `loc` (its maximum latency when unmeasured).
+fn produce_latency(desc: &InstrDesc, loc: Loc) -> f64 {
+    desc.latencies
+        .iter()
+        .filter(|l| l.to == Endpoint::Loc(loc))
+        .map(|l| l.cycles)
+        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
+        .unwrap_or(desc.max_latency)
+}
+
+/// Longest latency of `desc` from register, flag and address inputs (memory-value
+/// latencies only matter with memory dependencies).
+fn longest_input_latency(desc: &InstrDesc) -> Option<f64> {
+    desc.latencies
+        .iter()
+        .filter(|l| l.via != LatVia::Memory)
+        .map(|l| l.cycles)
+        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
+}
+
+/// Cycles after its start at which `desc` first needs `loc`.
+fn slack(desc: &InstrDesc, loc: Loc) -> f64 {
+    let Some(longest) = longest_input_latency(desc) else {
+        return 0.0;
+    };
+    let own = desc
+        .latencies
+        .iter()
+        .filter(|l| l.from == Endpoint::Loc(loc) && l.via != LatVia::Memory)
+        .map(|l| l.cycles)
+        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))));
+    own.map_or(0.0, |o| (longest - o).max(0.0))
+}
+
+/// Whole cycles, rounding fractional measurements up.
+fn cycles(v: f64) -> u32 {
+    if v.is_finite() && v > 0.0 {
+        v.ceil().min(f64::from(u32::MAX)) as u32
+    } else {
+        0
+    }
+}
+
+/// The µops of `desc`: one entry per µop with its allowed ports; µops the data lists without
+/// ports (or beyond the port groups) need none; at least one µop per instruction.
+pub fn uop_masks(desc: &InstrDesc) -> Vec<PortMask> {
+    let mut uops: Vec<PortMask> = desc
+        .port_groups
+        .iter()
+        .flat_map(|g| std::iter::repeat_n(g.ports, g.count as usize))
+        .collect();
+    let listed = uops.len() as u32;
+    if desc.uops > listed {
+        uops.extend(std::iter::repeat_n(PortMask::EMPTY, (desc.uops - listed) as usize));
+    }
+    if uops.is_empty() {
+        uops.push(PortMask::EMPTY);
+    }
+    uops
+}
+
+/// The latency of the dependency on `loc` from `producer` to `consumer`, as the engine uses
+/// it (cycles after the producer's start).
+pub fn edge_offset(producer: &InstrDesc, consumer: &InstrDesc, loc: Loc) -> u32 {
+    let value = produce_latency(producer, loc) - slack(consumer, loc);
+    cycles(value)
+}
+
+/// Builds the program of the lines in `path` (in order). `descs[line]` is `None` for
+/// instructions without data: they are left out, and so are dependencies on them.
+pub fn build(path: &[usize], descs: &[Option<InstrDesc>], deps: &DepGraph) -> SimProgram {
+    // Position in the program of each line on the path.
+    let mut position = vec![None; descs.len()];
+    let mut kept = Vec::new();
+    for &line in path {
+        if descs.get(line).is_some_and(Option::is_some) && position[line].is_none() {
+            position[line] = Some(kept.len() as u32);
+            kept.push(line);
+        }
+    }
+    let instrs = kept
+        .iter()
+        .map(|&line| {
+            let desc = descs[line].as_ref().expect("kept lines have data");
+            let mut inputs: Vec<SimInput> = Vec::new();
+            for (producer, edge) in deps.producers_of(line) {
+                let (Some(p), Some(pdesc)) = (position[producer], descs[producer].as_ref()) else {
+                    continue;
+                };
+                let input = SimInput {
+                    producer: p,
+                    distance: edge.distance,
+                    offset: edge_offset(pdesc, desc, edge.loc),
+                };
+                match inputs
+                    .iter_mut()
+                    .find(|i| i.producer == input.producer && i.distance == input.distance)
+                {
+                    Some(existing) => existing.offset = existing.offset.max(input.offset),
+                    None => inputs.push(input),
+                }
+            }
+            SimInstr {
+                line: line as u32,
+                uops: uop_masks(desc),
+                latency: cycles(desc.max_latency).max(1),
+                div_cycles: desc.div_cycles.unwrap_or(0),
+                inputs,
+            }
+        })
+        .collect();
+    SimProgram { instrs }
+}
+
+/// Checks the machine can run the program's port masks.
+pub fn check_ports(program: &SimProgram, machine: &SimMachine) -> bool {
+    let all = if machine.port_count >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << machine.port_count) - 1
+    };
+    program
+        .instrs
+        .iter()
+        .flat_map(|i| &i.uops)
+        .all(|m| m.0 & !all == 0)
+}
