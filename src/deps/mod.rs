@@ -1,1 +1,1 @@
-//! (deps: not yet implemented.)
+//! (deps: in progress.)
