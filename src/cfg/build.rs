@@ -93,8 +93,6 @@ impl Cfg {
             }
             lines.push(flow);
         }
-        notes.sort();
-        notes.dedup();
 
         let (blocks, block_of) = blocks(instrs, &lines);
         let graph = block_graph(&lines, &blocks, &block_of, iterations >= 2);
@@ -135,8 +133,8 @@ fn blocks(instrs: &[Instr], lines: &[LineFlow]) -> (Vec<BasicBlock>, Vec<usize>)
     }
     let mut blocks: Vec<BasicBlock> = Vec::new();
     let mut block_of = Vec::with_capacity(n);
-    for line in 0..n {
-        if leader[line] {
+    for (line, &is_leader) in leader.iter().enumerate() {
+        if is_leader {
             blocks.push(BasicBlock {
                 first: line,
                 last: line,
