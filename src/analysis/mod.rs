@@ -121,7 +121,6 @@ struct PathResult {
     runs: Vec<RunSummary>,
     table: Table,
     stats: LineStats,
-    program: SimProgram,
 }
 
 fn summary(w: WhatIf, out: &crate::sim::SimOutcome) -> RunSummary {
@@ -145,28 +144,24 @@ fn run_path(
     opts: &AnalysisOptions,
     lines_shown: &[usize],
 ) -> Result<PathResult, AnalysisError> {
-    let mut runs = Vec::new();
-    let mut table_stats = None;
-    let mut table_summary = None;
-    for w in opts.runs() {
-        let sim_opts = SimOptions {
-            iterations: opts.iterations,
-            what_if: w,
-            max_cycles: opts.max_cycles,
-        };
-        let mut stats = LineStats::new(&program, machine.sim.port_count);
-        let out = simulate(&program, &machine.sim, &sim_opts, &mut stats)?;
-        let s = summary(w, &out);
-        if w == opts.table_run() {
-            table_stats = Some(stats);
-            table_summary = Some(s.clone());
-        }
-        runs.push(s);
-    }
-    let (stats, run) = match (table_stats, table_summary) {
-        (Some(st), Some(su)) => (st, su),
-        _ => unreachable_table(),
+    let sim_opts = |what_if| SimOptions {
+        iterations: opts.iterations,
+        what_if,
+        max_cycles: opts.max_cycles,
     };
+    let table_run = opts.table_run();
+    let mut stats = LineStats::new(&program, machine.sim.port_count);
+    let table_out = simulate(&program, &machine.sim, &sim_opts(table_run), &mut stats)?;
+    let run = summary(table_run, &table_out);
+    let mut runs = Vec::new();
+    for w in opts.runs() {
+        if w == table_run {
+            runs.push(run.clone());
+        } else {
+            let out = simulate(&program, &machine.sim, &sim_opts(w), &mut Silent)?;
+            runs.push(summary(w, &out));
+        }
+    }
     let rows_stats = stats.rows(&program, opts.iterations);
     let rows = lines_shown
         .iter()
@@ -196,18 +191,12 @@ fn run_path(
         rows,
         total_uops: program.uops_per_iteration(),
     };
-    Ok(PathResult {
-        runs,
-        table,
-        stats,
-        program,
-    })
+    Ok(PathResult { runs, table, stats })
 }
 
-/// The table run is always among the runs (`runs()` ends with it or holds only it).
-fn unreachable_table() -> ! {
-    panic!("the table run is one of the runs")
-}
+/// An observer for runs whose only result is the cycle count.
+struct Silent;
+impl crate::sim::Observer for Silent {}
 
 /// Analyzes one decoded region. `descs[i]` is the data of `instrs[i]` (`None`: no data).
 pub fn analyze_region(
@@ -231,7 +220,12 @@ pub fn analyze_region(
         });
     }
     let loop_deps = opts.iterations >= 2;
-    let cfg = Cfg::build(instrs, region.address, region.end_address(), opts.iterations);
+    let cfg = Cfg::build(
+        instrs,
+        region.address,
+        region.end_address(),
+        opts.iterations,
+    );
     let deps = DepGraph::build(instrs, &cfg, loop_deps);
     let all: Vec<usize> = (0..instrs.len()).collect();
     let program = program::build(&all, descs, &deps);
@@ -319,7 +313,6 @@ fn detail_report(
             dependencies: vec![],
             ports: vec![],
         });
-    let _ = &main.program;
     DetailReport {
         line,
         text: instrs[l].text.clone(),

@@ -67,7 +67,10 @@ pub fn uop_masks(desc: &InstrDesc) -> Vec<PortMask> {
         .collect();
     let listed = uops.len() as u32;
     if desc.uops > listed {
-        uops.extend(std::iter::repeat_n(PortMask::EMPTY, (desc.uops - listed) as usize));
+        uops.extend(std::iter::repeat_n(
+            PortMask::EMPTY,
+            (desc.uops - listed) as usize,
+        ));
     }
     if uops.is_empty() {
         uops.push(PortMask::EMPTY);
