@@ -82,7 +82,7 @@ pub fn regions_from_object(path: &Path, data: &[u8]) -> Result<ObjectRegions, In
     check_architecture(path, file.architecture())?;
 
     let code = code_sections(path, &file)?;
-    let symbols = code_symbols(&file);
+    let symbols = code_symbols(&file, format, &code);
     let mut regions = Vec::new();
     for section in &code {
         let chunk = Chunk {
@@ -222,9 +222,15 @@ fn section_name(section: &::object::Section<'_, '_>) -> String {
     }
 }
 
-/// Defined symbols that can name a place in code (static and dynamic tables).
-fn code_symbols(file: &::object::File<'_>) -> Vec<CodeSymbol> {
-    file.symbols()
+/// Defined symbols that can name a place in code: the static and dynamic symbol tables, and
+/// for PE images (which rarely keep a COFF symbol table) the export table.
+fn code_symbols(
+    file: &::object::File<'_>,
+    format: Format,
+    code: &[CodeSection<'_>],
+) -> Vec<CodeSymbol> {
+    let mut symbols: Vec<CodeSymbol> = file
+        .symbols()
         .chain(file.dynamic_symbols())
         .filter(|symbol| !symbol.is_undefined())
         .filter(|symbol| {
@@ -247,7 +253,27 @@ fn code_symbols(file: &::object::File<'_>) -> Vec<CodeSymbol> {
                 global: symbol.is_global(),
             })
         })
-        .collect()
+        .collect();
+    if format == Format::Pe {
+        // Symbols only name regions, so an unreadable export table is not an error.
+        let exports = file.exports().unwrap_or_default();
+        symbols.extend(exports.iter().filter_map(|export| {
+            let name = std::str::from_utf8(export.name()).ok()?;
+            let address = export.address();
+            let section = code
+                .iter()
+                .find(|s| address >= s.address && address - s.address < s.bytes.len() as u64)?;
+            Some(CodeSymbol {
+                section: section.index,
+                address,
+                size: 0,
+                name: name.to_owned(),
+                function: true,
+                global: true,
+            })
+        }));
+    }
+    symbols
 }
 
 /// The nearest symbol at or before `address` in `section` whose extent (when known) covers
