@@ -4,7 +4,7 @@
 //! Owns: reading input files, format detection, the marker rules, the [`InputError`] type.
 //! Must not touch: decoding (a region is bytes, not instructions), printing, exit codes, the
 //! environment.
-//! Facts: object formats through the `object` crate ([`object`](self::object) module doc),
+//! Facts: object formats through the `object` crate (see `object.rs`),
 //! marker bytes from Intel's `iacaMarks.h` ([`markers`] module doc), the hex format from BHive.
 //!
 //! ```text
