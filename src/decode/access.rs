@@ -89,31 +89,7 @@ pub(crate) fn analyze(
             }
             OpKind::Memory if iced_access != OpAccess::None => {
                 explicit_mem += 1;
-                let mem_index = out.mem.len() as u8;
-                let segment = instr.memory_segment();
-                if matches!(segment, Register::FS | Register::GS) {
-                    consume(used, &mut consumed, segment, OpAccess::Read);
-                }
-                let base = instr.memory_base();
-                let index = instr.memory_index();
-                for (reg, is_index) in [(base, false), (index, true)] {
-                    if reg != Register::None && !reg.is_ip() {
-                        consume(used, &mut consumed, reg, OpAccess::Read);
-                    }
-                    out.address_read(reg, mem_index, is_index);
-                }
-                out.mem.push(MemOperand {
-                    segment: fs_gs(segment),
-                    base: some(base),
-                    index: some(index),
-                    scale: instr.memory_index_scale() as u8,
-                    displacement: instr.memory_displacement64() as i64,
-                    size: instr.memory_size().size() as u32,
-                    read: reads(iced_access),
-                    write: write_kind(iced_access).is_some(),
-                    agen: instr.mnemonic() == Mnemonic::Lea,
-                    operand: Some(op as u8),
-                });
+                explicit_memory(instr, op, iced_access, used, &mut consumed, &mut out);
             }
             _ => {}
         }
@@ -155,6 +131,43 @@ pub(crate) fn analyze(
     out.flags(instr.rflags_modified(), AccessKind::Write);
     out.flush();
     (out.accesses, out.mem)
+}
+
+/// Records explicit memory operand `op`: its [`MemOperand`] and its address-register reads.
+fn explicit_memory(
+    instr: &Instruction,
+    op: u32,
+    access: OpAccess,
+    used: &[UsedRegister],
+    consumed: &mut [bool],
+    out: &mut Out,
+) {
+    let mem_index = out.mem.len() as u8;
+    let segment = instr.memory_segment();
+    if matches!(segment, Register::FS | Register::GS) {
+        consume(used, consumed, segment, OpAccess::Read);
+    }
+    let base = instr.memory_base();
+    let index = instr.memory_index();
+    for (reg, is_index) in [(base, false), (index, true)] {
+        if reg != Register::None && !reg.is_ip() {
+            consume(used, consumed, reg, OpAccess::Read);
+        }
+        out.address_read(reg, mem_index, is_index);
+    }
+    out.mem.push(MemOperand {
+        segment: fs_gs(segment),
+        base: some(base),
+        index: some(index),
+        scale: instr.memory_index_scale() as u8,
+        // For RIP-relative operands iced already returns the absolute target.
+        displacement: instr.memory_displacement64() as i64,
+        size: instr.memory_size().size() as u32,
+        read: reads(access),
+        write: write_kind(access).is_some(),
+        agen: instr.mnemonic() == Mnemonic::Lea,
+        operand: Some(op as u8),
+    });
 }
 
 /// Accumulates accesses group by group (one group per operand).

@@ -5,17 +5,17 @@
 //! Must not touch: file formats, markers, the instruction database, simulation.
 //! Facts: register, memory and flag semantics come from iced-x86's instruction info (Intel
 //! SDM); the tracking granularity and the access conventions follow issue #2 and are listed
-//! in [`access`]; the idiom list and its sources are in [`idioms`]; the text style follows the
-//! SUACA thesis tables and is described in `format.rs`.
+//! in `access.rs`; the idiom list and its sources are in `idioms.rs`; the text style follows
+//! the SUACA thesis tables and is described in `format.rs`; errors are in `error.rs`.
 //!
 //! Decoding is 64-bit only, with the instruction pointer at the region's address, so branch
 //! targets and RIP-relative displacements are absolute addresses. Hostile bytes never panic:
 //! they end in a [`DecodeError`].
 
-pub mod access;
+mod access;
 mod error;
 mod format;
-pub mod idioms;
+mod idioms;
 #[cfg(test)]
 mod tests;
 
