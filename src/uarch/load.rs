@@ -66,14 +66,19 @@ pub fn embedded_toml(name: &str) -> Option<&'static str> {
     ARCH_FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
-/// Loads an embedded arch by uops.info name (case-insensitive: `skl`, `Zen+`).
+/// Looks up the raw TOML text of a base arch by its canonical name.
+type Lookup<'a> = &'a dyn Fn(&str) -> Option<&'static str>;
+
+/// Loads an embedded arch by uops.info name (case-insensitive: `skl`, `Zen+`). Parses the
+/// embedded TOML on every call; callers keep the result.
 pub fn load(name: &str) -> Result<MicroArch, UarchError> {
     let exact = canonical(name).ok_or_else(|| unknown(name))?;
-    let value = resolve(exact, &mut Vec::new())?;
+    let value = resolve(exact, &embedded_toml, &mut Vec::new())?;
     finish(exact, value)
 }
 
-/// Parses a user-supplied arch file. It may name an embedded arch as `base`.
+/// Parses a user-supplied arch file (e.g. one written by `measure`). It may name an embedded
+/// arch as `base`, including the arch of the same name (a measured `SKL` based on ours).
 pub fn from_toml_str(text: &str) -> Result<MicroArch, UarchError> {
     let raw = parse("<input>", text)?;
     let name = raw
@@ -81,7 +86,9 @@ pub fn from_toml_str(text: &str) -> Result<MicroArch, UarchError> {
         .and_then(Value::as_str)
         .unwrap_or("<input>")
         .to_string();
-    let value = apply_base(&name, raw, &mut vec![name.clone()])?;
+    // The user file is not embedded, so no embedded arch can refer back to it: the chain
+    // starts empty.
+    let value = apply_base(&name, raw, &embedded_toml, &mut Vec::new())?;
     finish(&name, value)
 }
 
@@ -109,7 +116,7 @@ fn parse(name: &str, text: &str) -> Result<Value, UarchError> {
 }
 
 /// The embedded arch `name` with its base chain merged in.
-fn resolve(name: &'static str, chain: &mut Vec<String>) -> Result<Value, UarchError> {
+fn resolve(name: &str, lookup: Lookup, chain: &mut Vec<String>) -> Result<Value, UarchError> {
     if chain.iter().any(|c| c == name) {
         chain.push(name.to_string());
         return Err(UarchError::InheritanceCycle {
@@ -118,20 +125,27 @@ fn resolve(name: &'static str, chain: &mut Vec<String>) -> Result<Value, UarchEr
         });
     }
     chain.push(name.to_string());
-    let text = embedded_toml(name).ok_or_else(|| unknown(name))?;
+    let text = lookup(name).ok_or_else(|| unknown(name))?;
     let raw = parse(name, text)?;
-    apply_base(name, raw, chain)
+    apply_base(name, raw, lookup, chain)
 }
 
-fn apply_base(name: &str, raw: Value, chain: &mut Vec<String>) -> Result<Value, UarchError> {
+fn apply_base(
+    name: &str,
+    raw: Value,
+    lookup: Lookup,
+    chain: &mut Vec<String>,
+) -> Result<Value, UarchError> {
     let Some(base) = raw.get("base").and_then(Value::as_str) else {
         return Ok(raw);
     };
-    let base = canonical(base).ok_or_else(|| UarchError::Invalid {
-        name: name.to_string(),
-        message: format!("unknown base `{base}`"),
-    })?;
-    let mut merged = resolve(base, chain)?;
+    let base = canonical(base)
+        .or_else(|| lookup(base).map(|_| base))
+        .ok_or_else(|| UarchError::Invalid {
+            name: name.to_string(),
+            message: format!("unknown base `{base}`"),
+        })?;
+    let mut merged = resolve(base, lookup, chain)?;
     // Unsets of the parent were already applied to it; the child's own list replaces it.
     if let Value::Table(t) = &mut merged {
         t.remove("unset");
@@ -242,4 +256,47 @@ pub(crate) fn validate(a: &MicroArch) -> Result<(), UarchError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fake(name: &str) -> Option<&'static str> {
+        match name {
+            "A" => Some("name = 'A'\nbase = 'B'\n"),
+            "B" => Some("name = 'B'\nbase = 'A'\n"),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn base_cycle_is_an_error() {
+        let err = resolve("A", &fake, &mut Vec::new()).unwrap_err();
+        assert!(matches!(err, UarchError::InheritanceCycle { .. }), "{err}");
+        assert!(err.to_string().contains("A -> B -> A"), "{err}");
+    }
+
+    #[test]
+    fn merge_is_deep_for_tables_and_replaces_arrays() {
+        let mut a: Value = toml::from_str("x = 1\nl = [1, 2]\n[t]\np = 1\nq = 2\n").unwrap();
+        let b: Value = toml::from_str("l = [3]\n[t]\nq = 5\nr = 6\n").unwrap();
+        merge(&mut a, b);
+        let want: Value = toml::from_str("x = 1\nl = [3]\n[t]\np = 1\nq = 5\nr = 6\n").unwrap();
+        assert_eq!(a, want);
+        assert!(remove_path(&mut a, "t.q"));
+        assert!(!remove_path(&mut a, "t.q"));
+        assert!(!remove_path(&mut a, "nope.q"));
+        assert_eq!(a.get("t").and_then(|t| t.get("q")), None);
+    }
+
+    #[test]
+    fn user_file_may_refine_the_arch_of_the_same_name() {
+        let a = from_toml_str(
+            "name = 'SKL'\nfull_name = 'measured'\nvendor = 'intel'\nfamily = 'Skylake'\n\
+             base = 'SKL'\nrs_size = 90\n[sources]\nrs_size = 'measured'\n",
+        )
+        .unwrap();
+        assert_eq!((a.rs_size, a.rob_size), (Some(90), Some(224)));
+    }
 }

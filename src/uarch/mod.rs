@@ -10,6 +10,9 @@
 //! Travis Downs' "Performance Speed Limits", AnandTech, WikiChip, Chips and Cheese); see
 //! `data/arch/README.md`. Unknown values are `None`, never guessed.
 
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
 mod load;
 mod model;
 mod ports;
