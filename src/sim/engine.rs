@@ -81,6 +81,10 @@ impl SimOutcome {
 /// loading (`loaded < uops`) → waiting (`started == NOT_STARTED`) → executing → complete.
 #[derive(Clone, Debug)]
 struct Slot {
+    /// Position in the program (kept so the hot loop never divides by the program length).
+    index: u32,
+    /// Iteration.
+    iteration: u32,
     /// µops loaded into the scheduler so far.
     loaded: u32,
     /// Bit `u` set: µop `u` got a port (or needs none).
@@ -128,6 +132,9 @@ struct Engine<'a> {
     divider_holder: Option<u64>,
     total_instances: u64,
     loaded_instances: u64,
+    /// Position and iteration of the next instance to load.
+    next_index: u32,
+    next_iteration: u32,
     completed_instances: u64,
     /// Scratch buffers reused each cycle.
     causes: Vec<WaitCause>,
@@ -206,6 +213,8 @@ impl<'a> Engine<'a> {
             divider_holder: None,
             total_instances: program.instrs.len() as u64 * u64::from(options.iterations),
             loaded_instances: 0,
+            next_index: 0,
+            next_iteration: 0,
             completed_instances: 0,
             causes: Vec::new(),
             still_waiting: Vec::new(),
@@ -217,6 +226,14 @@ impl<'a> Engine<'a> {
     }
 
     fn inst_ref(&self, id: u64) -> InstRef {
+        if id >= self.base {
+            let s = &self.window[(id - self.base) as usize];
+            return InstRef {
+                iteration: s.iteration,
+                index: s.index,
+                line: self.program.instrs[s.index as usize].line,
+            };
+        }
         let index = (id % self.n()) as u32;
         InstRef {
             iteration: (id / self.n()) as u32,
@@ -265,14 +282,22 @@ impl<'a> Engine<'a> {
         while budget > 0 {
             // The newest instance still loading, or a fresh one.
             let id = match self.window.back() {
-                Some(s) if s.loaded < self.uop_counts[self.last_index()] => {
+                Some(s) if s.loaded < self.uop_counts[s.index as usize] => {
                     self.base + self.window.len() as u64 - 1
                 }
                 _ => {
                     if self.loaded_instances == self.total_instances {
                         break;
                     }
+                    let (index, iteration) = (self.next_index, self.next_iteration);
+                    self.next_index += 1;
+                    if self.next_index as usize == self.program.instrs.len() {
+                        self.next_index = 0;
+                        self.next_iteration += 1;
+                    }
                     self.window.push_back(Slot {
+                        index,
+                        iteration,
                         loaded: 0,
                         assigned: 0,
                         started: NOT_STARTED,
@@ -284,7 +309,8 @@ impl<'a> Engine<'a> {
                     id
                 }
             };
-            let total = self.uop_counts[(id % self.n()) as usize];
+            let slot = &self.window[(id - self.base) as usize];
+            let total = self.uop_counts[slot.index as usize];
             let slot = self.slot_mut(id);
             let now = budget.min(total - slot.loaded);
             slot.loaded += now;
@@ -295,10 +321,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn last_index(&self) -> usize {
-        ((self.base + self.window.len() as u64 - 1) % self.n()) as usize
-    }
-
     /// Whether the producer of `input` for instance `id` has released its value by `cycle`;
     /// `Err(producer id)` otherwise.
     fn dependencies_resolved(&mut self, id: u64, cycle: u64) -> bool {
@@ -307,8 +329,9 @@ impl<'a> Engine<'a> {
             return true;
         }
         let n = self.n();
-        let iteration = id / n;
-        let instr = &self.program.instrs[(id % n) as usize];
+        let slot = &self.window[(id - self.base) as usize];
+        let iteration = u64::from(slot.iteration);
+        let instr = &self.program.instrs[slot.index as usize];
         for input in &instr.inputs {
             let Some(piter) = iteration.checked_sub(u64::from(input.distance)) else {
                 continue; // before the first iteration: the value is ready
@@ -342,12 +365,11 @@ impl<'a> Engine<'a> {
                 self.still_waiting.push(id);
                 continue;
             }
-            let index = (id % self.n()) as usize;
-            let total = self.uop_counts[index];
-            let (loaded, mut assigned) = {
+            let (index, loaded, mut assigned) = {
                 let s = self.slot(id);
-                (s.loaded, s.assigned)
+                (s.index as usize, s.loaded, s.assigned)
             };
+            let total = self.uop_counts[index];
             let inst = self.inst_ref(id);
             let mut executable = loaded == total;
             if !executable {
@@ -429,7 +451,8 @@ impl<'a> Engine<'a> {
         let mut done = std::mem::take(&mut self.completions[bucket]);
         done.sort_unstable();
         for &id in &done {
-            let total = self.uop_counts[(id % self.n()) as usize];
+            let index = self.slot(id).index as usize;
+            let total = self.uop_counts[index];
             self.slot_mut(id).complete = true;
             self.occupancy -= total;
             self.completed_instances += 1;
