@@ -91,7 +91,17 @@ fn full_reconstruction_round_trip() {
     };
     let recs = read_file(&path, &ArchFilter::All).unwrap();
     let mut out = Vec::new();
-    write_instructions(&mut out, &recs, &WriteOptions::default()).unwrap();
+    let opts = WriteOptions {
+        date: Some("2026-11-21".into()),
+    };
+    write_instructions(&mut out, &recs, &opts).unwrap();
     let again = suaca::uopsxml::read_instructions(&out[..], &ArchFilter::All).unwrap();
     assert!(recs == again);
+    // The writer reproduces the reconstruction byte for byte.
+    let mut orig = Vec::new();
+    std::io::Read::read_to_end(&mut open(&path).unwrap(), &mut orig).unwrap();
+    assert!(
+        orig.trim_ascii_end() == &out[..],
+        "writer output differs from the file"
+    );
 }
