@@ -1,0 +1,409 @@
+//! The typed micro-architecture description (`MicroArch`) and its parts.
+//!
+//! Every field that is not known from a public source is `None` (or an empty list); nothing is
+//! filled with a guessed default. Units are given in each field's documentation and in
+//! `data/arch/README.md`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::PortMask;
+use crate::uopsxml::PortGroup;
+
+/// CPU vendor.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Vendor {
+    /// Intel.
+    Intel,
+    /// AMD.
+    Amd,
+}
+
+/// What an execution port (Intel) or pipe (AMD) can do. A port usually has several roles.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// General integer ALU (add, logic, compare).
+    Alu,
+    /// Scalar integer multiply (`imul`).
+    Mul,
+    /// Integer divider (not pipelined; blocked for `div_cycles`).
+    Divider,
+    /// Floating-point / vector divider and square root.
+    FpDivider,
+    /// Integer shifts and rotates.
+    Shift,
+    /// Branch execution (taken and not-taken jumps).
+    Branch,
+    /// Load (address generation and data read).
+    Load,
+    /// Store-address generation.
+    StoreAddress,
+    /// The port's AGU only handles simple addressing (`[base + disp]`, Intel port 7).
+    SimpleAddressingOnly,
+    /// Store data.
+    StoreData,
+    /// Any SIMD / floating-point execution.
+    Vector,
+    /// Floating-point multiply and FMA.
+    FpMul,
+    /// Floating-point add.
+    FpAdd,
+    /// Vector shuffles / permutes.
+    Shuffle,
+    /// Floating-point store data and FP-to-integer transfers (Zen 3/4 pipes FP4/FP5).
+    FpStore,
+}
+
+impl Role {
+    /// Every role, in declaration order.
+    pub const ALL: [Role; 15] = [
+        Role::Alu,
+        Role::Mul,
+        Role::Divider,
+        Role::FpDivider,
+        Role::Shift,
+        Role::Branch,
+        Role::Load,
+        Role::StoreAddress,
+        Role::SimpleAddressingOnly,
+        Role::StoreData,
+        Role::Vector,
+        Role::FpMul,
+        Role::FpAdd,
+        Role::Shuffle,
+        Role::FpStore,
+    ];
+}
+
+/// One simulated execution port.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Port {
+    /// Name as reports print it: `0`..`11` (Intel), `ALU0`, `AGU1`, `BR1`, `FP3` (AMD).
+    pub name: String,
+    /// What the port can execute.
+    pub roles: Vec<Role>,
+}
+
+impl Port {
+    /// Whether the port has `role`.
+    pub fn has(&self, role: Role) -> bool {
+        self.roles.contains(&role)
+    }
+}
+
+/// One scheduler queue of a distributed scheduler (AMD), or the unified RS (Intel).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchedulerQueue {
+    /// Queue name (`ALU0`, `AGQ`, `FP`, `NSQ`...).
+    pub name: String,
+    /// Capacity in µops / macro-ops.
+    pub entries: u32,
+    /// Ports fed by this queue (names from `ports`); empty for a non-scheduling queue.
+    #[serde(default)]
+    pub ports: Vec<String>,
+}
+
+/// How one uops.info port prefix maps onto this arch's ports.
+///
+/// A group `<prefix><chars>` names, for every char `c`, the port called
+/// `port_prefix + aliases.get(c).unwrap_or(c)`. Intel: prefix `p`, no port prefix, `A`→`10`
+/// and `B`→`11` on ADL-P/MTL-P. Zen: prefix `FP`, port prefix `FP`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotationRule {
+    /// The prefix in the XML (`p`, `FP`).
+    pub prefix: String,
+    /// Prepended to each char (or alias) to form the port name.
+    #[serde(default)]
+    pub port_prefix: String,
+    /// Chars standing for a longer port name (`A` → `10`).
+    #[serde(default)]
+    pub aliases: BTreeMap<String, String>,
+}
+
+/// Front-end parameters.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrontEnd {
+    /// Number of legacy decoders (instructions decoded per cycle).
+    pub decoders: Option<u32>,
+    /// Instruction bytes the legacy decode path handles per cycle.
+    pub decode_bytes_per_cycle: Option<u32>,
+    /// µops per cycle delivered by the legacy decoders (MITE).
+    pub mite_uops_per_cycle: Option<u32>,
+    /// µops per cycle delivered by the microcode sequencer (MSROM).
+    pub ms_uops_per_cycle: Option<u32>,
+    /// µop cache (DSB / op cache) capacity in µops; `None` if unknown or absent.
+    pub uop_cache_uops: Option<u32>,
+    /// µops per cycle delivered by the µop cache.
+    pub uop_cache_uops_per_cycle: Option<u32>,
+    /// Code window one µop-cache line set covers, in bytes (32 up to BDW, 64 from SKL).
+    pub uop_cache_window_bytes: Option<u32>,
+    /// Capacity of the µop queue (IDQ) in µops.
+    pub idq_uops: Option<u32>,
+    /// Whether the loop stream detector is enabled.
+    pub lsd: Option<bool>,
+    /// Largest loop (µops) the LSD can stream.
+    pub lsd_uops: Option<u32>,
+    /// Sustained taken branches per cycle for general loops (SL: Intel 1 per 2 cycles).
+    pub taken_branches_per_cycle: Option<f64>,
+    /// Taken branches per cycle for tiny loops with a single backward branch.
+    pub small_loop_taken_branches_per_cycle: Option<f64>,
+}
+
+/// Load/store units and caches.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Memory {
+    /// Loads per cycle (any width up to the native vector width unless stated otherwise).
+    pub loads_per_cycle: Option<u32>,
+    /// Vector (≥ 128-bit) loads per cycle, when lower than `loads_per_cycle`.
+    pub vector_loads_per_cycle: Option<u32>,
+    /// Stores per cycle.
+    pub stores_per_cycle: Option<u32>,
+    /// Vector stores per cycle, when lower than `stores_per_cycle`.
+    pub vector_stores_per_cycle: Option<u32>,
+    /// Memory operations (loads + stores) per cycle: the AGU limit.
+    pub mem_ops_per_cycle: Option<u32>,
+    /// Whether stores with complex addressing cannot use the simple store AGU, so that
+    /// `(loads + complex stores) / load-AGUs` is a limit (SKL-family port 7).
+    pub complex_addressing_limit: Option<bool>,
+    /// Largest displacement the simple store AGU accepts (`[base + 0..=n]`).
+    pub simple_store_max_offset: Option<u32>,
+    /// L1D load-to-use latency for an integer load with simple addressing, cycles.
+    pub l1_latency: Option<u32>,
+    /// L2 load-to-use latency, cycles.
+    pub l2_latency: Option<u32>,
+    /// Store-to-load forwarding latency, cycles.
+    pub store_forward_latency: Option<u32>,
+    /// A load crossing a boundary of this many bytes is split.
+    pub load_split_bytes: Option<u32>,
+    /// Load slots a split load costs.
+    pub load_split_cost: Option<u32>,
+    /// A store crossing a boundary of this many bytes is split.
+    pub store_split_bytes: Option<u32>,
+    /// Store slots (cycles at 1 store/cycle) a split store costs.
+    pub store_split_cost: Option<u32>,
+}
+
+/// Register-move elimination at rename.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveElimination {
+    /// General-purpose register moves can be eliminated.
+    pub gpr: Option<bool>,
+    /// Vector register moves can be eliminated.
+    pub vector: Option<bool>,
+}
+
+/// When a micro-fused load+op µop with an indexed address is un-laminated at issue.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unlamination {
+    /// Every micro-fused µop with indexed addressing is un-laminated (SNB, IVB).
+    IndexedAlways,
+    /// Indexed forms stay fused only for 2-operand instructions whose destination is also a
+    /// source (`add rax, [rbx+rcx]`); other indexed forms un-laminate (HSW and later).
+    IndexedUnlessRmwTwoOperand,
+    /// No un-lamination.
+    Never,
+}
+
+/// Macro- and micro-fusion capabilities.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fusion {
+    /// Whether a flag-setting instruction and a following Jcc fuse into one µop.
+    pub macro_fusion: Option<bool>,
+    /// Mnemonics that can be the first instruction of a macro-fused pair (uops.info's
+    /// per-instruction `macro_fusible` attribute is authoritative where present).
+    #[serde(default)]
+    pub macro_fusion_first: Vec<String>,
+    /// Whether load+op instructions are micro-fused in the decoders.
+    pub micro_fusion: Option<bool>,
+    /// Un-lamination rule for indexed addressing.
+    pub unlaminate_indexed: Option<Unlamination>,
+}
+
+/// A full micro-architecture description, loaded from `data/arch/<NAME>.toml` with its `base`
+/// chain resolved.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MicroArch {
+    /// uops.info name (`SKL`, `ZEN+`).
+    pub name: String,
+    /// Long name (`Skylake (client)`).
+    pub full_name: String,
+    /// Vendor.
+    pub vendor: Vendor,
+    /// Core family (`Skylake`, `Sunny Cove`, `Zen 3`).
+    pub family: String,
+    /// The arch this one inherits from (already applied).
+    pub base: Option<String>,
+    /// Paths removed from the inherited values (already applied).
+    #[serde(default)]
+    pub unset: Vec<String>,
+    /// Rename/allocate (issue) width per cycle: fused-domain µops (Intel) or macro-ops (AMD).
+    pub issue_width: u32,
+    /// Instructions per cycle, when this is a separate limit (AMD: SL §3.1).
+    pub issue_width_instructions: Option<u32>,
+    /// Retire width, fused µops / macro-ops per cycle.
+    pub retire_width: Option<u32>,
+    /// Reorder buffer entries.
+    pub rob_size: Option<u32>,
+    /// Total scheduler entries (unified RS on Intel; sum of scheduling queues on AMD).
+    pub rs_size: Option<u32>,
+    /// Individual scheduler queues, where the scheduler is distributed.
+    #[serde(default)]
+    pub scheduler_queues: Vec<SchedulerQueue>,
+    /// Load buffer (load queue) entries.
+    pub load_buffer: Option<u32>,
+    /// Store buffer (store queue) entries.
+    pub store_buffer: Option<u32>,
+    /// Integer physical registers.
+    pub int_prf: Option<u32>,
+    /// Vector / FP physical registers.
+    pub vec_prf: Option<u32>,
+    /// Branches in flight (branch order buffer).
+    pub branches_in_flight: Option<u32>,
+    /// Calls in flight.
+    pub calls_in_flight: Option<u32>,
+    /// Front end.
+    #[serde(default)]
+    pub front_end: FrontEnd,
+    /// Loads, stores, caches.
+    #[serde(default)]
+    pub memory: Memory,
+    /// Move elimination.
+    #[serde(default)]
+    pub move_elimination: MoveElimination,
+    /// Macro/micro-fusion.
+    #[serde(default)]
+    pub fusion: Fusion,
+    /// Simulated ports in index order (bit `i` of a [`PortMask`] = `ports[i]`).
+    pub ports: Vec<Port>,
+    /// uops.info port notation → ports.
+    #[serde(default)]
+    pub port_notation: Vec<NotationRule>,
+    /// Ports assumed for µops the XML gives no port data for (Zen integer instructions), by
+    /// role (`alu`, `load`, `store_address`, `store_data`, `branch`, `mul`, `divider`).
+    /// An approximation, documented in `data/arch/README.md`.
+    #[serde(default)]
+    pub default_ports: BTreeMap<Role, Vec<String>>,
+    /// Field path (`rob_size`, `memory.l1_latency`, `ports`) → where the value comes from.
+    #[serde(default)]
+    pub sources: BTreeMap<String, String>,
+}
+
+impl MicroArch {
+    /// Index of the port called `name`.
+    pub fn port_index(&self, name: &str) -> Option<usize> {
+        self.ports.iter().position(|p| p.name == name)
+    }
+
+    /// Name of port `i`.
+    pub fn port_name(&self, i: usize) -> Option<&str> {
+        self.ports.get(i).map(|p| p.name.as_str())
+    }
+
+    /// Every port.
+    pub fn all_ports(&self) -> PortMask {
+        PortMask((0..self.ports.len()).fold(0, |m, i| m | (1 << i)))
+    }
+
+    /// The ports having `role`.
+    pub fn ports_with_role(&self, role: Role) -> PortMask {
+        self.mask_where(|p| p.has(role))
+    }
+
+    /// The port hosting the integer divider (Intel: port 0; Zen: an ALU).
+    pub fn divider_port(&self) -> Option<usize> {
+        self.ports.iter().position(|p| p.has(Role::Divider))
+    }
+
+    /// The port hosting the FP/vector divider (Intel: port 0; Zen: an FP pipe).
+    pub fn fp_divider_port(&self) -> Option<usize> {
+        self.ports.iter().position(|p| p.has(Role::FpDivider))
+    }
+
+    /// The ports names (in index order) of a mask, e.g. `["0", "1", "5", "6"]`.
+    pub fn port_names(&self, mask: PortMask) -> Vec<&str> {
+        mask.iter().filter_map(|i| self.port_name(i)).collect()
+    }
+
+    /// Mask of the named ports; `None` if a name is not a port of this arch.
+    pub fn mask_of_names<S: AsRef<str>>(&self, names: &[S]) -> Option<PortMask> {
+        names.iter().try_fold(PortMask::EMPTY, |m, n| {
+            self.port_index(n.as_ref())
+                .map(|i| m.union(PortMask::single(i)))
+        })
+    }
+
+    /// Ports assumed for a µop of kind `role` that has no port data in the XML (see
+    /// `default_ports`); `None` when the arch file gives no such rule.
+    pub fn default_port_mask(&self, role: Role) -> Option<PortMask> {
+        self.default_ports
+            .get(&role)
+            .and_then(|names| self.mask_of_names(names))
+    }
+
+    /// Converts a uops.info port group (`prefix` `p`/`FP`, `ports` like `0156` or `23A`) into
+    /// this arch's ports. `None` if the prefix is unknown here, the group names no port, or a
+    /// char names no port of this arch.
+    pub fn port_mask(&self, group: &PortGroup) -> Option<PortMask> {
+        self.mask_for(&group.prefix, &group.ports)
+    }
+
+    /// Like [`MicroArch::port_mask`] for a port string without count, e.g. `p0156`, `FP23`,
+    /// `p23A` (a leading `N*` is ignored).
+    pub fn parse_port_mask(&self, s: &str) -> Option<PortMask> {
+        let s = s.split_once('*').map_or(s, |(_, rest)| rest);
+        // Longest matching prefix wins (`FP` before `F`...).
+        let rule = self
+            .port_notation
+            .iter()
+            .filter(|r| s.starts_with(&r.prefix))
+            .max_by_key(|r| r.prefix.len())?;
+        self.mask_for(&rule.prefix, &s[rule.prefix.len()..])
+    }
+
+    fn mask_for(&self, prefix: &str, chars: &str) -> Option<PortMask> {
+        let rule = self.port_notation.iter().find(|r| r.prefix == prefix)?;
+        if chars.is_empty() {
+            return None;
+        }
+        let mut mask = PortMask::EMPTY;
+        let mut buf = [0u8; 4];
+        for c in chars.chars() {
+            let key: &str = c.encode_utf8(&mut buf);
+            let base = rule.aliases.get(key).map_or(key, String::as_str);
+            let name = format!("{}{}", rule.port_prefix, base);
+            mask = mask.union(PortMask::single(self.port_index(&name)?));
+        }
+        Some(mask)
+    }
+
+    /// The source note for `field` (a dotted path), or for its nearest ancestor.
+    pub fn source(&self, field: &str) -> Option<&str> {
+        let mut path = field;
+        loop {
+            if let Some(s) = self.sources.get(path) {
+                return Some(s);
+            }
+            path = &path[..path.rfind('.')?];
+        }
+    }
+
+    fn mask_where(&self, f: impl Fn(&Port) -> bool) -> PortMask {
+        self.ports
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| f(p))
+            .fold(PortMask::EMPTY, |m, (i, _)| m.union(PortMask::single(i)))
+    }
+}
