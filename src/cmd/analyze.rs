@@ -68,7 +68,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     for w in &data.warnings {
         eprintln!("suaca: warning: {w}");
     }
-    let db = InstrDb::new(&data, &arch);
+    let db = InstrDb::new(data.records(), &arch.name, |g| arch.port_mask(g));
     let machine = machine_of(&arch);
     let opts = AnalysisOptions {
         what_if: WhatIf {
@@ -95,9 +95,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         if args.cfg || args.dg {
             write_graphs(args, region, instrs, iterations, many)?;
         }
-        let r = analyze_region(region, instrs, &descs, &machine, &opts).map_err(|e| {
-            Failure::analysis(format!("region {}: {e}", region.index))
-        })?;
+        let r = analyze_region(region, instrs, &descs, &machine, &opts)
+            .map_err(|e| Failure::analysis(format!("region {}: {e}", region.index)))?;
         report.regions.push(r);
     }
     let mut out = std::io::stdout().lock();
@@ -112,7 +111,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
 
 fn setup_defaults(setup: &[String], dir: &Path) -> Result<(), Failure> {
     let [arch, n] = setup else {
-        return Err(Failure::input("--setup takes an arch and an iteration count"));
+        return Err(Failure::input(
+            "--setup takes an arch and an iteration count",
+        ));
     };
     let arch = uarch::load(arch).map_err(Failure::input)?.name;
     let iterations: u32 = n
@@ -220,7 +221,14 @@ fn decode_all(
 fn list_regions(decoded: &[(Region, Vec<Instr>)]) -> Result<(), Failure> {
     let mut t = comfy_table::Table::new();
     t.load_preset(comfy_table::presets::ASCII_MARKDOWN)
-        .set_header(vec!["Region", "Section", "Start", "End", "Symbol", "Instructions"]);
+        .set_header(vec![
+            "Region",
+            "Section",
+            "Start",
+            "End",
+            "Symbol",
+            "Instructions",
+        ]);
     for (r, instrs) in decoded {
         t.add_row(vec![
             r.index.to_string(),

@@ -12,7 +12,10 @@ pub fn run(action: DataCommand) -> Result<(), Failure> {
         DataCommand::List => list(&dirs),
         DataCommand::Import { path } => {
             let report = dataset::import(&path, &dirs.data).map_err(Failure::input)?;
-            println!("{report}");
+            println!("Imported into {}:", report.path.display());
+            for (arch, n) in &report.archs {
+                println!("  {arch:<6} {n} instructions");
+            }
             Ok(())
         }
         DataCommand::Fetch { url } => Err(Failure::input(format!(
