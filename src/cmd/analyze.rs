@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use suaca::analysis::{analyze_region, AnalysisOptions, Machine};
+use suaca::analysis::{analyze_region, AnalysisError, AnalysisOptions, Machine};
 use suaca::cli::{AnalyzeArgs, Config, InputSelection};
 use suaca::db::{InstrDb, InstrDesc};
 use suaca::ir::{Instr, Region};
@@ -95,8 +95,14 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         if args.cfg || args.dg {
             write_graphs(args, region, instrs, iterations, many)?;
         }
-        let r = analyze_region(region, instrs, &descs, &machine, &opts)
-            .map_err(|e| Failure::analysis(format!("region {}: {e}", region.index)))?;
+        let r = analyze_region(region, instrs, &descs, &machine, &opts).map_err(|e| {
+            let message = format!("{}: region {}: {e}", describe(&selection), region.index);
+            match e {
+                // A line that does not exist is a usage error, not a failed analysis.
+                AnalysisError::DetailOutOfRange { .. } => Failure::input(message),
+                _ => Failure::analysis(message),
+            }
+        })?;
         report.regions.push(r);
     }
     let mut out = std::io::stdout().lock();
