@@ -138,8 +138,9 @@ fn suaca_version() -> String {
 fn probe_file(path: &Path, key: &SourceKey, arch: &str) -> Probe<(u32, Vec<u8>)> {
     let bytes = match fs::read(path) {
         Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Probe::Missing,
-        Err(e) => return Probe::Corrupt(format!("unreadable: {e}")),
+        // Not there, or the cache path is unusable: building will tell (and warn) if the
+        // cache cannot be written.
+        Err(_) => return Probe::Missing,
     };
     let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
         return Probe::Corrupt("bad magic".into());
