@@ -22,15 +22,31 @@ fn full_reconstruction_index() {
     let cold = t.elapsed();
     assert_eq!(skl.cache, CacheStatus::Built(BuildReason::Missing));
     assert_eq!(skl.len(), 3768);
+    // A warm run as `suaca --arch SKL` does it: load, then look up ~20 instructions.
+    let wanted: Vec<String> = skl.strings().take(20).map(str::to_string).collect();
     let mut warm = Vec::new();
     for _ in 0..20 {
         let t = Instant::now();
         let d = load_arch(&src, "SKL", cache.path()).unwrap();
+        for w in &wanted {
+            assert!(d.get(w).is_some());
+        }
         warm.push(t.elapsed());
         assert_eq!(d.cache, CacheStatus::Hit);
         assert_eq!(d.len(), 3768);
     }
     warm.sort();
+    let t = Instant::now();
+    let d = load_arch(&src, "SKL", cache.path()).unwrap();
+    assert_eq!(d.records().count(), 3768);
+    let full_decode = t.elapsed();
+    // The lazily decoded index equals the XML read directly.
+    let direct = suaca::uopsxml::read_file(
+        src.path().unwrap(),
+        &suaca::uopsxml::ArchFilter::only(["SKL"]),
+    )
+    .unwrap();
+    assert!(d.records().eq(direct.iter()));
     let zen3 = load_arch(&src, "ZEN3", cache.path()).unwrap();
     assert_eq!(zen3.cache, CacheStatus::Hit);
     assert_eq!(zen3.len(), 3754);
@@ -40,7 +56,8 @@ fn full_reconstruction_index() {
     let m = skl.measurement("ADD_01 (R64, R64)").unwrap();
     assert_eq!(m.base.ports.as_ref().unwrap().to_string(), "1*p0156");
     eprintln!(
-        "cold (all 29 arch indexes): {cold:?}; warm SKL: median {:?}, min {:?}",
+        "cold (all 29 arch indexes): {cold:?}; warm SKL + 20 lookups: median {:?}, min {:?}; \
+         warm SKL + decoding all records: {full_decode:?}",
         warm[warm.len() / 2],
         warm[0]
     );
