@@ -98,11 +98,13 @@ struct Slot {
 const NOT_STARTED: u64 = u64::MAX;
 
 /// Runs `program` for `options.iterations` iterations on `machine`, reporting to `observer`.
-pub fn simulate(
+///
+/// Generic over the observer so that observers' empty methods compile away.
+pub fn simulate<O: Observer + ?Sized>(
     program: &SimProgram,
     machine: &SimMachine,
     options: &SimOptions,
-    observer: &mut dyn Observer,
+    observer: &mut O,
 ) -> Result<SimOutcome, SimError> {
     Engine::new(program, machine, options)?.run(observer)
 }
@@ -251,7 +253,7 @@ impl<'a> Engine<'a> {
         &mut self.window[(id - base) as usize]
     }
 
-    fn run(mut self, observer: &mut dyn Observer) -> Result<SimOutcome, SimError> {
+    fn run<O: Observer + ?Sized>(mut self, observer: &mut O) -> Result<SimOutcome, SimError> {
         let mut cycle = 0u64;
         while self.completed_instances < self.total_instances {
             if cycle >= self.options.max_cycles {
@@ -275,7 +277,7 @@ impl<'a> Engine<'a> {
 
     /// Thesis Algorithm 3: load up to `min(width, free scheduler space)` µops in order;
     /// an instruction may be loaded partially.
-    fn load(&mut self, cycle: u64, observer: &mut dyn Observer) {
+    fn load<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
         let mut budget = self
             .load_width
             .min(self.scheduler_size.saturating_sub(self.occupancy));
@@ -355,7 +357,7 @@ impl<'a> Engine<'a> {
 
     /// Thesis Algorithms 4 and 5: in program order, start every instance whose inputs are
     /// ready and whose loaded µops all got ports.
-    fn choose_ports(&mut self, cycle: u64, observer: &mut dyn Observer) {
+    fn choose_ports<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
         let waiting = std::mem::take(&mut self.waiting);
         self.still_waiting.clear();
         for &id in &waiting {
@@ -446,7 +448,7 @@ impl<'a> Engine<'a> {
 
     /// Thesis Algorithm 6: instances whose latency ends this cycle complete and leave the
     /// scheduler.
-    fn execute(&mut self, cycle: u64, observer: &mut dyn Observer) {
+    fn execute<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
         let bucket = (cycle % self.completions.len() as u64) as usize;
         let mut done = std::mem::take(&mut self.completions[bucket]);
         done.sort_unstable();
