@@ -18,9 +18,7 @@ pub fn run(action: DataCommand) -> Result<(), Failure> {
             }
             Ok(())
         }
-        DataCommand::Fetch { url } => Err(Failure::input(format!(
-            "`suaca data fetch {url}` is not available in this build yet; download the file and use `suaca data import PATH`"
-        ))),
+        DataCommand::Fetch { url } => super::fetch::fetch(&url, &dirs),
     }
 }
 

@@ -4,3 +4,4 @@
 pub mod analyze;
 pub mod data;
 pub mod env;
+pub mod fetch;
