@@ -20,6 +20,7 @@ pub mod dataset;
 pub mod db;
 pub mod decode;
 pub mod deps;
+pub mod fsutil;
 pub mod input;
 pub mod ir;
 pub mod measure;

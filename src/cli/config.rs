@@ -1,7 +1,6 @@
 //! The defaults stored by `--setup ARCH N` and shown by `--print-default` (thesis §2.8),
 //! kept as TOML in the user config directory. Written atomically.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -66,10 +65,7 @@ impl Config {
             path: path.clone(),
             message: e.to_string(),
         })?;
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-        tmp.write_all(text.as_bytes()).map_err(io)?;
-        tmp.as_file().sync_all().map_err(io)?;
-        tmp.persist(&path).map_err(|e| io(e.error))?;
+        crate::fsutil::write_atomic(&path, text.as_bytes()).map_err(io)?;
         Ok(path)
     }
 }

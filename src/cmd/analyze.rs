@@ -1,6 +1,6 @@
 //! The analysis command: input → regions → decode → data → graphs → simulation → report.
 
-use std::io::Write;
+use std::io::Write as _;
 use std::path::Path;
 
 use suaca::analysis::{analyze_region, AnalysisError, AnalysisOptions, Machine};
@@ -290,17 +290,8 @@ fn write_graphs(
     Ok(())
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, so an
-/// interrupted run never leaves a half-written file.
+/// Writes a graph file atomically (never half-written).
 fn write_atomic(path: &Path, text: &str) -> Result<(), Failure> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let fail = |e: std::io::Error| Failure::input(format!("cannot write {}: {e}", path.display()));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(text.as_bytes()).map_err(fail)?;
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+    suaca::fsutil::write_atomic(path, text.as_bytes())
+        .map_err(|e| Failure::input(format!("cannot write {}: {e}", path.display())))
 }

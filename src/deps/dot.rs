@@ -18,14 +18,25 @@ use std::fmt::Write;
 
 use super::DepGraph;
 use crate::cfg::dot::{escape, write_instr_nodes};
-use crate::ir::Instr;
+use crate::ir::{Instr, Loc};
 
 /// Renders `deps` (built from `instrs`) as DOT text.
 pub fn render(deps: &DepGraph, instrs: &[Instr]) -> String {
     let mut out = String::from("digraph dependency {\n");
     out.push_str("  node [shape=box, fontname=\"monospace\"];\n");
     write_instr_nodes(&mut out, instrs);
-    for (from, to, e) in deps.edges() {
+    let edges: Vec<_> = deps.edges().collect();
+    for &(from, to, e) in &edges {
+        // A full-register edge already says it: reading RAX also reads AH, so the AH edge
+        // beside the RAX edge of the same pair is not drawn (thesis figures show `rax`).
+        if let Loc::High8(r) = e.loc {
+            let covered = edges.iter().any(|&(f, t, o)| {
+                f == from && t == to && o.distance == e.distance && o.loc == Loc::Reg(r)
+            });
+            if covered {
+                continue;
+            }
+        }
         let style = if e.loop_carried {
             ", style=dashed, color=red"
         } else {
