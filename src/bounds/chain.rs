@@ -6,11 +6,14 @@
 //! graph is reduced to the heads of the loop-carried edges: an edge `b → b'` of weight
 //! `longest distance-0 path b ⇝ a + w(a → b')` for every carried edge `a → b'`. Every reduced
 //! edge has distance 1, so the ratio is the maximum cycle mean of the reduced graph, found
-//! exactly with Karp's algorithm on integer weights. A critical cycle is then read off the
+//! exactly with Karp's algorithm on integer weights, per strongly connected component. A critical cycle is then read off the
 //! tight edges of the potentials under weights `w·q − p` (λ = p/q), and expanded back to
 //! lines and locations.
 
 use std::collections::BTreeMap;
+
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::{fmt_lines, fmt_num, BoundKind, BoundRow, Chain, RowState};
 use crate::analysis::program::edge_offset;
@@ -73,6 +76,9 @@ fn solve(nodes: usize, edges: &[(Edge, u32)]) -> Option<(Vec<(Edge, bool)>, usiz
     let mut fwd: Vec<Vec<Edge>> = vec![Vec::new(); nodes];
     let mut carried: Vec<Edge> = Vec::new();
     for &(e, d) in edges {
+        if e.from >= nodes || e.to >= nodes {
+            continue;
+        }
         match d {
             0 if e.from < e.to => fwd[e.from].push(e),
             1 => carried.push(e),
@@ -109,8 +115,7 @@ fn solve(nodes: usize, edges: &[(Edge, u32)]) -> Option<(Vec<(Edge, bool)>, usiz
         }
         reduced.extend(best.into_values());
     }
-    let (p, q) = karp(heads.len(), &reduced)?;
-    let cycle = critical_cycle(heads.len(), &reduced, p, q)?;
+    let cycle = best_cycle(heads.len(), &reduced)?;
     // Expand: each reduced edge is the distance-0 path head ⇝ carried.from, then the carried
     // edge.
     let mut out = Vec::new();
@@ -132,6 +137,66 @@ fn solve(nodes: usize, edges: &[(Edge, u32)]) -> Option<(Vec<(Edge, bool)>, usiz
         out.rotate_left(start);
     }
     Some((out, heads.len()))
+}
+
+/// The critical cycle of the reduced graph: Karp's algorithm per strongly connected
+/// component (keeps the work proportional to the components that can hold cycles; a load
+/// that reads a carried pointer is a head without a way back).
+fn best_cycle(n: usize, reduced: &[Reduced]) -> Option<Vec<Reduced>> {
+    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n, reduced.len());
+    for _ in 0..n {
+        g.add_node(());
+    }
+    for r in reduced {
+        g.add_edge(NodeIndex::new(r.from), NodeIndex::new(r.to), ());
+    }
+    let mut comps: Vec<Vec<usize>> = tarjan_scc(&g)
+        .into_iter()
+        .map(|c| {
+            let mut v: Vec<usize> = c.into_iter().map(NodeIndex::index).collect();
+            v.sort_unstable();
+            v
+        })
+        .collect();
+    comps.sort();
+    let mut best: Option<((i64, i64), Vec<Reduced>)> = None;
+    let mut local = vec![usize::MAX; n];
+    for comp in comps {
+        for (i, &v) in comp.iter().enumerate() {
+            local[v] = i;
+        }
+        let inside = |v: usize| local[v] != usize::MAX;
+        let edges: Vec<Reduced> = reduced
+            .iter()
+            .filter(|r| inside(r.from) && inside(r.to))
+            .map(|r| Reduced {
+                from: local[r.from],
+                to: local[r.to],
+                ..*r
+            })
+            .collect();
+        if !edges.is_empty() {
+            if let Some(ratio) = karp(comp.len(), &edges) {
+                if best.as_ref().is_none_or(|(b, _)| less(*b, ratio)) {
+                    if let Some(c) = critical_cycle(comp.len(), &edges, ratio.0, ratio.1) {
+                        let global = c
+                            .into_iter()
+                            .map(|r| Reduced {
+                                from: comp[r.from],
+                                to: comp[r.to],
+                                ..r
+                            })
+                            .collect();
+                        best = Some((ratio, global));
+                    }
+                }
+            }
+        }
+        for &v in &comp {
+            local[v] = usize::MAX;
+        }
+    }
+    best.map(|b| b.1)
 }
 
 /// Longest distance-0 paths from `src` (nodes in line order form a DAG), with the edge into

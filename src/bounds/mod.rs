@@ -224,7 +224,7 @@ pub struct Bounds {
     pub rows: Vec<BoundRow>,
     /// Max of the known [`RowState::Bound`] rows, cycles per iteration.
     pub predicted: Option<f64>,
-    /// The first row (in table order) reaching `predicted`.
+    /// The first row (in table order) reaching `predicted` (none when it is 0).
     pub bottleneck: Option<BoundKind>,
     /// Per-port µops of an optimal assignment (every port of the arch, in port order).
     pub port_loads: Vec<PortLoad>,
@@ -322,7 +322,7 @@ fn finish(
                 continue;
             };
             r.binds = c >= max * (1.0 - BIND_TOLERANCE);
-            if bottleneck.is_none() && c == max {
+            if bottleneck.is_none() && c == max && max > 0.0 {
                 bottleneck = Some(r.kind);
             }
         }

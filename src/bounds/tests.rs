@@ -144,3 +144,233 @@ fn number_formatting() {
     assert_eq!(fmt_num(1.0 / 3.0), "0.333");
     assert_eq!(fmt_num(0.0), "0");
 }
+
+mod rows {
+    use iced_x86::code_asm::*;
+
+    use super::*;
+    use crate::cfg::Cfg;
+    use crate::db::{PortGroupDesc, Variant};
+
+    const BASE: u64 = 0x2000;
+
+    fn assemble(body: impl FnOnce(&mut CodeAssembler, CodeLabel)) -> Vec<Instr> {
+        let mut a = CodeAssembler::new(64).unwrap();
+        let mut top = a.create_label();
+        a.set_label(&mut top).unwrap();
+        body(&mut a, top);
+        crate::decode::decode_bytes(&a.assemble(BASE).unwrap(), BASE).unwrap()
+    }
+
+    /// A 1-µop descriptor on `ports` (empty: no port), 1 cycle.
+    fn d(arch: &MicroArch, ports: &str) -> InstrDesc {
+        let port_groups = if ports.is_empty() {
+            Vec::new()
+        } else {
+            vec![PortGroupDesc {
+                count: 1,
+                ports: arch.parse_port_mask(ports).unwrap(),
+            }]
+        };
+        InstrDesc {
+            string: String::new(),
+            iform: String::new(),
+            variant: Variant::Plain,
+            uops: 1,
+            port_groups,
+            fused_uops: Some(1),
+            uops_mite: None,
+            uops_ms: None,
+            div_cycles: None,
+            macro_fusible_with: Vec::new(),
+            throughput: None,
+            latencies: Vec::new(),
+            max_latency: 1.0,
+        }
+    }
+
+    fn run(
+        instrs: &[Instr],
+        descs: &[Option<InstrDesc>],
+        arch: &MicroArch,
+        o: &BoundOptions,
+    ) -> Bounds {
+        let end = instrs.last().map_or(BASE, |i| i.address + i.len() as u64);
+        let cfg = Cfg::build(instrs, BASE, end, 2);
+        let deps = DepGraph::build(instrs, &cfg, true);
+        compute(instrs, descs, &deps, arch, o)
+    }
+
+    fn all(arch: &MicroArch, instrs: &[Instr], ports: &str) -> Vec<Option<InstrDesc>> {
+        instrs.iter().map(|_| Some(d(arch, ports))).collect()
+    }
+
+    #[test]
+    fn zen_counts_instructions_too() {
+        let zen = uarch::load("ZEN+").unwrap();
+        let instrs = assemble(|a, _| {
+            for r in [rax, rbx, rcx, rdx, rsi, rdi, r8, r9, r10, r11] {
+                a.add(r, 1).unwrap();
+            }
+        });
+        let descs = all(&zen, &instrs, "");
+        let b = run(&instrs, &descs, &zen, &BoundOptions::default());
+        assert_eq!(b.cycles(BoundKind::IssueWidth), Some(10.0 / 6.0));
+        assert_eq!(b.cycles(BoundKind::IssueInstructions), Some(2.0));
+        assert_eq!(b.bottleneck, Some(BoundKind::IssueInstructions));
+        // Intel has no separate instruction row.
+        let skl = uarch::load("SKL").unwrap();
+        let b = run(
+            &instrs,
+            &all(&skl, &instrs, "p0156"),
+            &skl,
+            &BoundOptions::default(),
+        );
+        assert!(b.row(BoundKind::IssueInstructions).is_none());
+    }
+
+    #[test]
+    fn gathers_count_per_element_and_push_is_a_simple_store() {
+        let skl = uarch::load("SKL").unwrap();
+        let instrs = assemble(|a, _| {
+            a.vpgatherdd_3(ymm0, dword_ptr(rdi + ymm1 * 4), ymm2)
+                .unwrap();
+            a.vpgatherqd_3(xmm3, dword_ptr(rdi + ymm4 * 4), xmm5)
+                .unwrap();
+            a.push(rax).unwrap();
+            a.mov(qword_ptr(rsp + 4096), rax).unwrap();
+            a.prefetcht0(byte_ptr(rsi)).unwrap();
+            a.lea(rax, qword_ptr(rsi + 8)).unwrap();
+        });
+        let descs = all(&skl, &instrs, "p0156");
+        let b = run(&instrs, &descs, &skl, &BoundOptions::default());
+        // 8 + 4 gathered elements + the prefetch; `lea` is no access.
+        assert_eq!(b.cycles(BoundKind::Loads), Some(13.0 / 2.0));
+        assert_eq!(b.cycles(BoundKind::Stores), Some(2.0));
+        // Only the store at +4096 is complex: (13 + 1) / 2.
+        assert_eq!(b.cycles(BoundKind::ComplexAddressing), Some(7.0));
+    }
+
+    #[test]
+    fn expected_line_splits() {
+        let skl = uarch::load("SKL").unwrap();
+        let instrs = assemble(|a, _| {
+            a.vmovdqu(ymm0, ymmword_ptr(rdi)).unwrap();
+        });
+        let descs = all(&skl, &instrs, "p23");
+        let o = BoundOptions {
+            expected_line_splits: true,
+            ..BoundOptions::default()
+        };
+        let b = run(&instrs, &descs, &skl, &o);
+        // (1 + 31/64) loads / 2.
+        assert_eq!(b.cycles(BoundKind::Loads), Some((1.0 + 31.0 / 64.0) / 2.0));
+        let b = run(&instrs, &descs, &skl, &BoundOptions::default());
+        assert_eq!(b.cycles(BoundKind::Loads), Some(0.5));
+    }
+
+    #[test]
+    fn lsd_makes_the_uop_cache_informational() {
+        let hsw = uarch::load("HSW").unwrap();
+        let instrs = assemble(|a, top| {
+            a.add(rax, 1).unwrap();
+            a.sub(rcx, 1).unwrap();
+            a.jne(top).unwrap();
+        });
+        let descs = all(&hsw, &instrs, "p0156");
+        let b = run(&instrs, &descs, &hsw, &BoundOptions::default());
+        assert_eq!(b.row(BoundKind::Dsb).unwrap().state, RowState::Info);
+        assert_eq!(b.row(BoundKind::Mite).unwrap().state, RowState::Info);
+        assert!(b
+            .row(BoundKind::Lsd)
+            .unwrap()
+            .detail
+            .contains("fits the LSD"));
+        let skl = uarch::load("SKL").unwrap();
+        let b = run(
+            &instrs,
+            &all(&skl, &instrs, "p0156"),
+            &skl,
+            &BoundOptions::default(),
+        );
+        assert_eq!(b.row(BoundKind::Dsb).unwrap().state, RowState::Bound);
+        assert_eq!(
+            b.row(BoundKind::Lsd).unwrap().detail,
+            "LSD disabled on this arch"
+        );
+    }
+
+    #[test]
+    fn divider_and_microcode() {
+        let skl = uarch::load("SKL").unwrap();
+        let instrs = assemble(|a, _| {
+            a.div(rcx).unwrap();
+            a.div(rcx).unwrap();
+            a.cpuid().unwrap();
+        });
+        let mut descs = all(&skl, &instrs, "p0");
+        for x in descs.iter_mut().take(2).flatten() {
+            x.div_cycles = Some(21);
+        }
+        if let Some(x) = descs[2].as_mut() {
+            x.uops_ms = Some(100);
+        }
+        let b = run(&instrs, &descs, &skl, &BoundOptions::default());
+        assert_eq!(b.cycles(BoundKind::Divider), Some(42.0));
+        assert_eq!(b.cycles(BoundKind::Microcode), Some(25.0));
+        assert_eq!(b.bottleneck, Some(BoundKind::Divider));
+    }
+
+    #[test]
+    fn empty_region_has_no_prediction_but_all_rows() {
+        let skl = uarch::load("SKL").unwrap();
+        let b = run(&[], &[], &skl, &BoundOptions::default());
+        assert!(b.rows.len() >= 14);
+        assert!(b.chain.is_none());
+        assert_eq!(b.predicted, Some(0.0));
+        assert_eq!(b.bottleneck, None);
+        let t = text::render_text(&b, &skl);
+        assert!(t.contains("Cycles/iter"));
+    }
+
+    #[test]
+    fn macro_fusion_switch() {
+        let skl = uarch::load("SKL").unwrap();
+        let instrs = assemble(|a, top| {
+            a.add(rax, 1).unwrap();
+            a.cmp(rax, rcx).unwrap();
+            a.jne(top).unwrap();
+        });
+        let mut descs = all(&skl, &instrs, "p0156");
+        if let (Some(c), Some(j)) = (descs[1].as_mut(), Some("JNZ (Rel8)")) {
+            c.macro_fusible_with = vec![j.to_string()];
+        }
+        if let Some(j) = descs[2].as_mut() {
+            j.string = "JNZ (Rel8)".into();
+        }
+        let b = run(&instrs, &descs, &skl, &BoundOptions::default());
+        assert_eq!(b.cycles(BoundKind::IssueWidth), Some(0.5));
+        let o = BoundOptions {
+            macro_fusion: false,
+            ..BoundOptions::default()
+        };
+        let b = run(&instrs, &descs, &skl, &o);
+        assert_eq!(b.cycles(BoundKind::IssueWidth), Some(0.75));
+    }
+}
+
+#[test]
+fn cycle_ratio_scales_to_large_blocks() {
+    // 3000 lines: a pointer bump carried into 2998 loads (heads without a way back), one
+    // accumulator chain through 1000 lines.
+    let n = 3000;
+    let mut edges: Vec<(usize, usize, u32, u32)> = (0..n - 1).map(|i| (n - 1, i, 1, 1)).collect();
+    edges.push((n - 1, n - 1, 1, 1));
+    edges.extend((0..999).map(|i| (i, i + 1, 4, 0)));
+    edges.push((999, 0, 4, 1));
+    let start = std::time::Instant::now();
+    let (lat, dist, lines) = max_cycle_ratio(n, &edges).unwrap();
+    assert_eq!((lat, dist), (4000, 1));
+    assert_eq!(lines.len(), 1000);
+    assert!(start.elapsed().as_secs() < 10);
+}
