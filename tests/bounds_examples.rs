@@ -559,3 +559,12 @@ fn rendering_is_deterministic_and_complete() {
     let json = serde_json::to_string(&a).expect("serializes");
     assert!(json.contains("\"issue_width\""));
 }
+
+#[test]
+#[ignore = "prints the table for inspection"]
+fn show_table() {
+    let arch = skl();
+    let (instrs, descs) = sum_halves(&arch);
+    let b = analyze(&instrs, descs, &arch);
+    println!("{}", bounds::text::render_text(&b, &arch));
+}

@@ -411,7 +411,7 @@ pub(super) fn row(
         .map(|(e, c)| format!("{} -{}{}-> ", e.from, label(e), if *c { "'" } else { "" }))
         .collect::<String>();
     let detail = format!(
-        "{steps}{} ({} cycles over {distance} iteration(s) = {}); ' = loop-carried; {}",
+        "{steps}{} (latency {} over {distance} iteration(s) = {}); ' = loop-carried; {}",
         lines.first().copied().unwrap_or(0),
         latency,
         fmt_num(cycles),

@@ -209,7 +209,7 @@ pub(super) fn rows(c: &MemCounts, arch: &MicroArch) -> Vec<BoundRow> {
     let total = c.loads + c.stores;
     let ops = per_cycle_row(
         BoundKind::MemoryOps,
-        "loads + stores",
+        "memory ops",
         total,
         mm.mem_ops_per_cycle,
         (0.0, None),

@@ -334,6 +334,25 @@ mod rows {
     }
 
     #[test]
+    fn ooo_window_flags_an_iteration_larger_than_the_rob() {
+        let skl = uarch::load("SKL").unwrap();
+        let instrs = assemble(|a, _| {
+            for _ in 0..230 {
+                a.nop().unwrap();
+            }
+        });
+        let descs = all(&skl, &instrs, "");
+        let b = run(&instrs, &descs, &skl, &BoundOptions::default());
+        let r = b.row(BoundKind::OooWindow).unwrap();
+        assert_eq!(r.state, RowState::Info);
+        assert!(
+            r.detail.starts_with("one iteration exceeds the ROB"),
+            "{}",
+            r.detail
+        );
+    }
+
+    #[test]
     fn macro_fusion_switch() {
         let skl = uarch::load("SKL").unwrap();
         let instrs = assemble(|a, top| {

@@ -8,6 +8,8 @@ use super::{fmt_num, BoundKind, BoundRow, RowState};
 use crate::ir::BranchKind;
 use crate::uarch::MicroArch;
 
+const SCHEDULER: &str = "scheduler (µops)";
+
 /// Row 14.
 pub(super) fn row(
     instrs: &[crate::ir::Instr],
@@ -21,7 +23,7 @@ pub(super) fn row(
         .count() as f64;
     let items: [(&str, f64, Option<u32>); 5] = [
         ("ROB (fused µops)", c.fused_total() as f64, arch.rob_size),
-        ("scheduler (µops)", c.unfused_total() as f64, arch.rs_size),
+        (SCHEDULER, c.unfused_total() as f64, arch.rs_size),
         ("load buffer", m.loads, arch.load_buffer),
         ("store buffer", m.stores, arch.store_buffer),
         ("branches in flight", branches, arch.branches_in_flight),
@@ -43,10 +45,12 @@ pub(super) fn row(
                 } else {
                     format!("0/{}", fmt_num(s))
                 };
-                if used > s {
+                if used > s && name != SCHEDULER {
                     exceeded.push(name);
                 }
-                if used > 0.0 && tightest.is_none_or(|(_, t)| s / used < t) {
+                // The scheduler holds only waiting µops: it does not cap the window.
+                let window = name != SCHEDULER;
+                if window && used > 0.0 && tightest.is_none_or(|(_, t)| s / used < t) {
                     tightest = Some((name, s / used));
                 }
                 row = row.input(name, text);
