@@ -1,6 +1,60 @@
 //! The `suaca` binary: parse arguments, run, map errors to exit codes
 //! (0 ok, 1 analysis failed, 2 usage or input error).
 
-fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+mod cmd;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use suaca::cli::{rewrite_suaca_flags, Cli, Command};
+
+/// An error with the exit code it maps to.
+pub struct Failure {
+    /// 1 = analysis failed, 2 = usage or input error.
+    pub code: u8,
+    /// One line (or a few) for stderr.
+    pub message: String,
+}
+
+impl Failure {
+    /// A usage or input error (exit code 2).
+    pub fn input(message: impl std::fmt::Display) -> Self {
+        Failure {
+            code: 2,
+            message: message.to_string(),
+        }
+    }
+
+    /// An analysis failure (exit code 1).
+    pub fn analysis(message: impl std::fmt::Display) -> Self {
+        Failure {
+            code: 1,
+            message: message.to_string(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let argv = rewrite_suaca_flags(std::env::args_os());
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version are not errors.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Data { action }) => cmd::data::run(action),
+        None => cmd::analyze::run(&cli.analyze),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("suaca: error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
 }

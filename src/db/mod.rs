@@ -1,9 +1,25 @@
 //! Instruction data for the simulation: each decoded instruction matched to its uops.info
 //! variant and turned into an [`InstrDesc`] for one micro-architecture.
 //!
-//! Owns: the matcher (iced instruction → uops.info `string`) and the descriptor.
+//! Owns: the matcher (iced instruction → uops.info `string`), the operand mapping of the
+//! matched variant to the instruction's registers/flags/memory, and the descriptor.
 //! Must not touch: simulation state, the CLI, file I/O beyond what it is handed.
+//! Facts from: uops.info `instructions.xml` attributes as XED-to-XML writes them (seed digest
+//! §1.16); each submodule names the ones it relies on.
+//!
+//! ```text
+//! InstrRecord ─► form (compiled per arch) ─┐
+//! ir::Instr ─► names (iclass candidates) ──┴► matcher (filters, preferences) ─► Match
+//!                                           Match + measurement ─► latency ─► InstrDesc
+//! ```
 
 mod desc;
+mod form;
+mod instr_db;
+mod latency;
+mod matcher;
+mod names;
 
 pub use desc::{Endpoint, InstrDesc, LatVia, OpLatency, PortGroupDesc, Variant};
+pub use instr_db::{InstrDb, Match};
+pub use matcher::{signature, NoMatch};

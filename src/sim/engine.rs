@@ -81,6 +81,10 @@ impl SimOutcome {
 /// loading (`loaded < uops`) → waiting (`started == NOT_STARTED`) → executing → complete.
 #[derive(Clone, Debug)]
 struct Slot {
+    /// Position in the program (kept so the hot loop never divides by the program length).
+    index: u32,
+    /// Iteration.
+    iteration: u32,
     /// µops loaded into the scheduler so far.
     loaded: u32,
     /// Bit `u` set: µop `u` got a port (or needs none).
@@ -94,11 +98,13 @@ struct Slot {
 const NOT_STARTED: u64 = u64::MAX;
 
 /// Runs `program` for `options.iterations` iterations on `machine`, reporting to `observer`.
-pub fn simulate(
+///
+/// Generic over the observer so that observers' empty methods compile away.
+pub fn simulate<O: Observer + ?Sized>(
     program: &SimProgram,
     machine: &SimMachine,
     options: &SimOptions,
-    observer: &mut dyn Observer,
+    observer: &mut O,
 ) -> Result<SimOutcome, SimError> {
     Engine::new(program, machine, options)?.run(observer)
 }
@@ -128,6 +134,9 @@ struct Engine<'a> {
     divider_holder: Option<u64>,
     total_instances: u64,
     loaded_instances: u64,
+    /// Position and iteration of the next instance to load.
+    next_index: u32,
+    next_iteration: u32,
     completed_instances: u64,
     /// Scratch buffers reused each cycle.
     causes: Vec<WaitCause>,
@@ -206,6 +215,8 @@ impl<'a> Engine<'a> {
             divider_holder: None,
             total_instances: program.instrs.len() as u64 * u64::from(options.iterations),
             loaded_instances: 0,
+            next_index: 0,
+            next_iteration: 0,
             completed_instances: 0,
             causes: Vec::new(),
             still_waiting: Vec::new(),
@@ -217,6 +228,14 @@ impl<'a> Engine<'a> {
     }
 
     fn inst_ref(&self, id: u64) -> InstRef {
+        if id >= self.base {
+            let s = &self.window[(id - self.base) as usize];
+            return InstRef {
+                iteration: s.iteration,
+                index: s.index,
+                line: self.program.instrs[s.index as usize].line,
+            };
+        }
         let index = (id % self.n()) as u32;
         InstRef {
             iteration: (id / self.n()) as u32,
@@ -234,7 +253,7 @@ impl<'a> Engine<'a> {
         &mut self.window[(id - base) as usize]
     }
 
-    fn run(mut self, observer: &mut dyn Observer) -> Result<SimOutcome, SimError> {
+    fn run<O: Observer + ?Sized>(mut self, observer: &mut O) -> Result<SimOutcome, SimError> {
         let mut cycle = 0u64;
         while self.completed_instances < self.total_instances {
             if cycle >= self.options.max_cycles {
@@ -258,21 +277,29 @@ impl<'a> Engine<'a> {
 
     /// Thesis Algorithm 3: load up to `min(width, free scheduler space)` µops in order;
     /// an instruction may be loaded partially.
-    fn load(&mut self, cycle: u64, observer: &mut dyn Observer) {
+    fn load<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
         let mut budget = self
             .load_width
             .min(self.scheduler_size.saturating_sub(self.occupancy));
         while budget > 0 {
             // The newest instance still loading, or a fresh one.
             let id = match self.window.back() {
-                Some(s) if s.loaded < self.uop_counts[self.last_index()] => {
+                Some(s) if s.loaded < self.uop_counts[s.index as usize] => {
                     self.base + self.window.len() as u64 - 1
                 }
                 _ => {
                     if self.loaded_instances == self.total_instances {
                         break;
                     }
+                    let (index, iteration) = (self.next_index, self.next_iteration);
+                    self.next_index += 1;
+                    if self.next_index as usize == self.program.instrs.len() {
+                        self.next_index = 0;
+                        self.next_iteration += 1;
+                    }
                     self.window.push_back(Slot {
+                        index,
+                        iteration,
                         loaded: 0,
                         assigned: 0,
                         started: NOT_STARTED,
@@ -284,7 +311,8 @@ impl<'a> Engine<'a> {
                     id
                 }
             };
-            let total = self.uop_counts[(id % self.n()) as usize];
+            let slot = &self.window[(id - self.base) as usize];
+            let total = self.uop_counts[slot.index as usize];
             let slot = self.slot_mut(id);
             let now = budget.min(total - slot.loaded);
             slot.loaded += now;
@@ -295,10 +323,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn last_index(&self) -> usize {
-        ((self.base + self.window.len() as u64 - 1) % self.n()) as usize
-    }
-
     /// Whether the producer of `input` for instance `id` has released its value by `cycle`;
     /// `Err(producer id)` otherwise.
     fn dependencies_resolved(&mut self, id: u64, cycle: u64) -> bool {
@@ -307,8 +331,9 @@ impl<'a> Engine<'a> {
             return true;
         }
         let n = self.n();
-        let iteration = id / n;
-        let instr = &self.program.instrs[(id % n) as usize];
+        let slot = &self.window[(id - self.base) as usize];
+        let iteration = u64::from(slot.iteration);
+        let instr = &self.program.instrs[slot.index as usize];
         for input in &instr.inputs {
             let Some(piter) = iteration.checked_sub(u64::from(input.distance)) else {
                 continue; // before the first iteration: the value is ready
@@ -332,7 +357,7 @@ impl<'a> Engine<'a> {
 
     /// Thesis Algorithms 4 and 5: in program order, start every instance whose inputs are
     /// ready and whose loaded µops all got ports.
-    fn choose_ports(&mut self, cycle: u64, observer: &mut dyn Observer) {
+    fn choose_ports<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
         let waiting = std::mem::take(&mut self.waiting);
         self.still_waiting.clear();
         for &id in &waiting {
@@ -342,12 +367,11 @@ impl<'a> Engine<'a> {
                 self.still_waiting.push(id);
                 continue;
             }
-            let index = (id % self.n()) as usize;
-            let total = self.uop_counts[index];
-            let (loaded, mut assigned) = {
+            let (index, loaded, mut assigned) = {
                 let s = self.slot(id);
-                (s.loaded, s.assigned)
+                (s.index as usize, s.loaded, s.assigned)
             };
+            let total = self.uop_counts[index];
             let inst = self.inst_ref(id);
             let mut executable = loaded == total;
             if !executable {
@@ -424,12 +448,13 @@ impl<'a> Engine<'a> {
 
     /// Thesis Algorithm 6: instances whose latency ends this cycle complete and leave the
     /// scheduler.
-    fn execute(&mut self, cycle: u64, observer: &mut dyn Observer) {
+    fn execute<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
         let bucket = (cycle % self.completions.len() as u64) as usize;
         let mut done = std::mem::take(&mut self.completions[bucket]);
         done.sort_unstable();
         for &id in &done {
-            let total = self.uop_counts[(id % self.n()) as usize];
+            let index = self.slot(id).index as usize;
+            let total = self.uop_counts[index];
             self.slot_mut(id).complete = true;
             self.occupancy -= total;
             self.completed_instances += 1;

@@ -1,0 +1,306 @@
+//! The analysis command: input → regions → decode → data → graphs → simulation → report.
+
+use std::io::Write;
+use std::path::Path;
+
+use suaca::analysis::{analyze_region, AnalysisError, AnalysisOptions, Machine};
+use suaca::cli::{AnalyzeArgs, Config, InputSelection};
+use suaca::db::{InstrDb, InstrDesc};
+use suaca::ir::{Instr, Region};
+use suaca::report::model::{Report, SCHEMA_VERSION};
+use suaca::report::text::{render, TextOptions};
+use suaca::sim::{SimMachine, SimOptions, WhatIf};
+use suaca::uarch::MicroArch;
+use suaca::{cfg, dataset, decode, deps, input, uarch};
+
+use super::env;
+use crate::Failure;
+
+/// Iterations when neither `--loop` nor `--setup` say otherwise (the thesis' examples use 200).
+pub const DEFAULT_ITERATIONS: u32 = 200;
+/// Arch when neither `--arch`, `--setup` nor the host decide.
+pub const DEFAULT_ARCH: &str = "SKL";
+
+pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
+    let dirs = env::dirs()?;
+    let config = Config::load(&dirs.config).map_err(Failure::input)?;
+    if let Some(setup) = &args.setup {
+        return setup_defaults(setup, &dirs.config);
+    }
+    if args.print_default {
+        println!(
+            "Default architecture: {}",
+            config.arch.as_deref().unwrap_or(DEFAULT_ARCH)
+        );
+        println!(
+            "Default number of iterations: {}",
+            config.iterations.unwrap_or(DEFAULT_ITERATIONS)
+        );
+        return Ok(());
+    }
+    let selection = args
+        .input()
+        .ok_or_else(|| Failure::input("no input: give a FILE, --raw FILE or --hex HEX"))?;
+    let regions = load_regions(&selection)?;
+    let regions = select_region(regions, args.region, &selection)?;
+    let decoded = decode_all(&regions, &selection)?;
+    if args.list_regions {
+        return list_regions(&decoded);
+    }
+
+    let iterations = args
+        .iterations
+        .or(config.iterations)
+        .unwrap_or(DEFAULT_ITERATIONS);
+    if iterations == 0 {
+        return Err(Failure::input("--loop must be at least 1"));
+    }
+    if iterations > SimOptions::MAX_ITERATIONS {
+        return Err(Failure::input(format!(
+            "--loop {iterations} is too large: at most {} iterations are simulated",
+            SimOptions::MAX_ITERATIONS
+        )));
+    }
+    let sources = env::sources(args.uops_xml.as_deref(), &dirs);
+    let arch_name = choose_arch(args.arch.as_deref(), config.arch.as_deref());
+    let arch = uarch::load(&arch_name).map_err(Failure::input)?;
+    let data = dataset::load_first(&sources, &arch.name, &dirs.cache).map_err(Failure::input)?;
+    for w in &data.warnings {
+        eprintln!("suaca: warning: {w}");
+    }
+    let db = InstrDb::new(data.records(), &arch.name, |g| arch.port_mask(g));
+    let machine = machine_of(&arch);
+    let opts = AnalysisOptions {
+        what_if: WhatIf {
+            perfect_frontend: args.perfect_frontend,
+            infinite_ports: args.infinite_ports,
+            no_deps: args.no_deps,
+        },
+        performance: args.performance,
+        detail: args.detail,
+        branches: args.branches,
+        ..AnalysisOptions::new(iterations)
+    };
+
+    let mut report = Report {
+        schema_version: SCHEMA_VERSION,
+        suaca_version: env!("CARGO_PKG_VERSION").to_string(),
+        arch: arch.name.clone(),
+        iterations,
+        regions: Vec::new(),
+    };
+    let many = decoded.len() > 1;
+    for (region, instrs) in &decoded {
+        let descs: Vec<Option<InstrDesc>> = instrs.iter().map(|i| db.describe(i).ok()).collect();
+        if args.cfg || args.dg {
+            write_graphs(args, region, instrs, iterations, many)?;
+        }
+        let r = analyze_region(region, instrs, &descs, &machine, &opts).map_err(|e| {
+            let message = format!("{}: region {}: {e}", describe(&selection), region.index);
+            match e {
+                // A line that does not exist is a usage error, not a failed analysis.
+                AnalysisError::DetailOutOfRange { .. } => Failure::input(message),
+                _ => Failure::analysis(message),
+            }
+        })?;
+        report.regions.push(r);
+    }
+    let mut out = std::io::stdout().lock();
+    let text = TextOptions { iform: args.iform };
+    match render(&report, &text, &mut out).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`suaca … | head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::analysis(format!("cannot write the report: {e}"))),
+    }
+}
+
+fn setup_defaults(setup: &[String], dir: &Path) -> Result<(), Failure> {
+    let [arch, n] = setup else {
+        return Err(Failure::input(
+            "--setup takes an arch and an iteration count",
+        ));
+    };
+    let arch = uarch::load(arch).map_err(Failure::input)?.name;
+    let iterations: u32 = n
+        .parse()
+        .ok()
+        .filter(|&v| (1..=SimOptions::MAX_ITERATIONS).contains(&v))
+        .ok_or_else(|| {
+            Failure::input(format!(
+                "--setup: `{n}` is not an iteration count from 1 to {}",
+                SimOptions::MAX_ITERATIONS
+            ))
+        })?;
+    let config = Config {
+        arch: Some(arch.clone()),
+        iterations: Some(iterations),
+    };
+    let path = config.save(dir).map_err(Failure::input)?;
+    println!(
+        "Defaults set: architecture {arch}, {iterations} iterations ({})",
+        path.display()
+    );
+    Ok(())
+}
+
+/// `--arch`, else `--setup`'s, else the host's when we know it, else the built-in default.
+fn choose_arch(flag: Option<&str>, configured: Option<&str>) -> String {
+    flag.or(configured)
+        .map(str::to_string)
+        .or_else(host_arch)
+        .unwrap_or_else(|| DEFAULT_ARCH.to_string())
+}
+
+/// The host's arch when embedded data exists for it.
+fn host_arch() -> Option<String> {
+    let name = suaca::uarch::host::detect()?;
+    env::EMBEDDED
+        .iter()
+        .any(|(n, _)| *n == name)
+        .then(|| name.to_string())
+}
+
+fn load_regions(selection: &InputSelection) -> Result<Vec<Region>, Failure> {
+    match selection {
+        InputSelection::File(p) => input::regions_from_file(p).map_err(Failure::input),
+        InputSelection::Raw(p) => input::region_from_raw(p)
+            .map(|r| vec![r])
+            .map_err(Failure::input),
+        InputSelection::Hex(h) => input::region_from_hex(h)
+            .map(|r| vec![r])
+            .map_err(Failure::input),
+    }
+}
+
+fn select_region(
+    regions: Vec<Region>,
+    which: Option<usize>,
+    selection: &InputSelection,
+) -> Result<Vec<Region>, Failure> {
+    match which {
+        None => Ok(regions),
+        Some(n) => {
+            let count = regions.len();
+            regions
+                .into_iter()
+                .find(|r| r.index == n)
+                .map(|r| vec![r])
+                .ok_or_else(|| {
+                    Failure::input(format!(
+                        "{}: --region {n} does not exist; the file has {count} region(s), numbered from 0",
+                        describe(selection)
+                    ))
+                })
+        }
+    }
+}
+
+fn describe(selection: &InputSelection) -> String {
+    match selection {
+        InputSelection::File(p) | InputSelection::Raw(p) => p.display().to_string(),
+        InputSelection::Hex(_) => "<hex>".into(),
+    }
+}
+
+fn decode_all(
+    regions: &[Region],
+    selection: &InputSelection,
+) -> Result<Vec<(Region, Vec<Instr>)>, Failure> {
+    regions
+        .iter()
+        .map(|r| {
+            decode::decode_region(r)
+                .map(|instrs| (r.clone(), instrs))
+                .map_err(|e| {
+                    Failure::input(format!(
+                        "{}: region {} ({}): {e}",
+                        describe(selection),
+                        r.index,
+                        r.section
+                    ))
+                })
+        })
+        .collect()
+}
+
+fn list_regions(decoded: &[(Region, Vec<Instr>)]) -> Result<(), Failure> {
+    let mut t = comfy_table::Table::new();
+    t.load_preset(comfy_table::presets::ASCII_MARKDOWN)
+        .set_header(vec![
+            "Region",
+            "Section",
+            "Start",
+            "End",
+            "Symbol",
+            "Instructions",
+        ]);
+    for (r, instrs) in decoded {
+        t.add_row(vec![
+            r.index.to_string(),
+            r.section.clone(),
+            format!("{:#x}", r.address),
+            format!("{:#x}", r.end_address()),
+            r.symbol.clone().unwrap_or_else(|| "-".into()),
+            instrs.len().to_string(),
+        ]);
+    }
+    println!("{t}");
+    Ok(())
+}
+
+fn machine_of(arch: &MicroArch) -> Machine {
+    Machine {
+        name: arch.name.clone(),
+        sim: SimMachine {
+            issue_width: arch.issue_width,
+            scheduler_size: arch.rs_size.unwrap_or(arch.issue_width * 16),
+            port_count: arch.ports.len(),
+            divider_port: arch.divider_port(),
+        },
+        port_names: arch.ports.iter().map(|p| p.name.clone()).collect(),
+    }
+}
+
+/// `-cfg`/`-dg`: DOT files, written atomically; with several regions, `name-N.dot`.
+fn write_graphs(
+    args: &AnalyzeArgs,
+    region: &Region,
+    instrs: &[Instr],
+    iterations: u32,
+    many: bool,
+) -> Result<(), Failure> {
+    let graph = cfg::Cfg::build(instrs, region.address, region.end_address(), iterations);
+    let path_for = |p: &Path| {
+        if many {
+            let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("graph");
+            let ext = p.extension().and_then(|s| s.to_str()).unwrap_or("dot");
+            p.with_file_name(format!("{stem}-{}.{ext}", region.index))
+        } else {
+            p.to_path_buf()
+        }
+    };
+    if args.cfg {
+        write_atomic(&path_for(&args.cfg_out), &cfg::dot::render(&graph, instrs))?;
+    }
+    if args.dg {
+        let dg = deps::DepGraph::build(instrs, &graph, iterations >= 2);
+        write_atomic(&path_for(&args.dg_out), &deps::dot::render(&dg, instrs))?;
+    }
+    Ok(())
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory, so an
+/// interrupted run never leaves a half-written file.
+fn write_atomic(path: &Path, text: &str) -> Result<(), Failure> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let fail = |e: std::io::Error| Failure::input(format!("cannot write {}: {e}", path.display()));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(text.as_bytes()).map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}

@@ -1,0 +1,6 @@
+//! Subcommand implementations: the only code that prints, reads the environment and writes
+//! user files.
+
+pub mod analyze;
+pub mod data;
+pub mod env;

@@ -1,0 +1,259 @@
+//! [`InstrDb`]: one arch's uops.info variants, indexed for matching, and the
+//! [`InstrDesc`] of a matched instruction.
+//!
+//! Facts from: seed digest §1.16 (how uops.info data is consumed): `uops`, `ports`,
+//! `uops_retire_slots`, `uops_MITE`, `uops_MS`, `macro_fusible`; `div_cycles`, replaced by
+//! `TP_unrolled` where that is lower because dividers are partially pipelined; throughput
+//! `TP_unrolled`, else `TP_ports`; the `_same_reg`/`_indexed` attribute groups.
+
+use std::collections::HashMap;
+
+use iced_x86::Instruction;
+
+use super::desc::{InstrDesc, PortGroupDesc, Variant};
+use super::form::Form;
+use super::latency;
+use super::matcher::{self, NoMatch};
+use super::names::{iclass_candidates, xed_base_name};
+use crate::ir::Instr;
+use crate::uarch::PortMask;
+use crate::uopsxml::{InstrRecord, MeasureValues, PortGroup};
+
+/// The register-independent part of an [`InstrDesc`], computed once per (variant, group).
+#[derive(Clone, Debug, PartialEq)]
+struct Static {
+    uops: u32,
+    port_groups: Vec<PortGroupDesc>,
+    fused_uops: Option<u32>,
+    uops_mite: Option<u32>,
+    uops_ms: Option<u32>,
+    div_cycles: Option<u32>,
+    macro_fusible_with: Vec<String>,
+    throughput: Option<f64>,
+}
+
+/// The matched uops.info variant of an instruction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Match<'a> {
+    /// uops.info `string`, e.g. `ADD_01 (R64, R64)`.
+    pub string: &'a str,
+    /// XED iform, e.g. `ADD_GPRv_GPRv_01`.
+    pub iform: &'a str,
+    /// The measurement group that applies.
+    pub variant: Variant,
+    /// Whether the variant has a measurement for the database's arch.
+    pub measured: bool,
+    form: usize,
+}
+
+/// One micro-architecture's instruction data, ready to describe decoded instructions.
+#[derive(Debug)]
+pub struct InstrDb {
+    arch: String,
+    forms: Vec<Form>,
+    by_iclass: HashMap<String, Vec<usize>>,
+    /// Per form: Plain, SameReg, Indexed statics (`Err` = unusable data, with the reason).
+    statics: Vec<[Option<Result<Static, String>>; 3]>,
+}
+
+fn variant_slot(v: Variant) -> usize {
+    match v {
+        Variant::Plain => 0,
+        Variant::SameReg => 1,
+        Variant::Indexed => 2,
+    }
+}
+
+fn non_negative(v: Option<i32>) -> Option<u32> {
+    v.map(|v| v.max(0) as u32)
+}
+
+fn make_static(
+    v: &MeasureValues,
+    base: &MeasureValues,
+    ports: &dyn Fn(&PortGroup) -> Option<PortMask>,
+) -> Result<Static, String> {
+    let mut port_groups = Vec::new();
+    for g in v.ports.iter().flat_map(|p| &p.groups) {
+        let mask = ports(g).ok_or_else(|| format!("unknown ports {}{}", g.prefix, g.ports))?;
+        port_groups.push(PortGroupDesc {
+            count: g.count,
+            ports: mask,
+        });
+    }
+    let port_uops: u32 = port_groups.iter().map(|g| g.count).sum();
+    // Fields a suffixed group leaves out (divider, fusion, throughput) come from the plain one.
+    let tp_unrolled = v.tp_unrolled.or(base.tp_unrolled);
+    let div_cycles = v.div_cycles.or(base.div_cycles).map(|d| match tp_unrolled {
+        Some(tp) if tp < d as f64 => (tp.floor() as u32).max(1),
+        _ => d,
+    });
+    Ok(Static {
+        uops: v.uops.unwrap_or(port_uops),
+        port_groups,
+        fused_uops: non_negative(v.uops_retire_slots),
+        uops_mite: non_negative(v.uops_mite),
+        uops_ms: non_negative(v.uops_ms),
+        div_cycles,
+        macro_fusible_with: v
+            .macro_fusible
+            .clone()
+            .or_else(|| base.macro_fusible.clone())
+            .unwrap_or_default(),
+        throughput: tp_unrolled.or(v.tp_ports),
+    })
+}
+
+impl InstrDb {
+    /// Builds the database of `arch` (uops.info name, e.g. `SKL`) from `records` (all
+    /// variants; those without a measurement for `arch` still match, as [`NoMatch::NoData`]).
+    /// `ports` maps a port group (`p015`) to the arch's simulated ports.
+    pub fn new<'r>(
+        records: impl IntoIterator<Item = &'r InstrRecord>,
+        arch: &str,
+        ports: impl Fn(&PortGroup) -> Option<PortMask>,
+    ) -> InstrDb {
+        let forms: Vec<Form> = records.into_iter().map(|r| Form::new(r, arch)).collect();
+        let mut by_iclass: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, f) in forms.iter().enumerate() {
+            by_iclass.entry(f.iclass.clone()).or_default().push(i);
+        }
+        let statics = forms
+            .iter()
+            .map(|f| {
+                let Some(m) = &f.measurement else {
+                    return [None, None, None];
+                };
+                let mk = |v: &MeasureValues| make_static(v, &m.base, &ports);
+                [
+                    Some(mk(&m.base)),
+                    m.same_reg.as_ref().map(mk),
+                    m.indexed.as_ref().map(mk),
+                ]
+            })
+            .collect();
+        InstrDb {
+            arch: arch.to_string(),
+            forms,
+            by_iclass,
+            statics,
+        }
+    }
+
+    /// The uops.info arch name this database describes.
+    pub fn arch(&self) -> &str {
+        &self.arch
+    }
+
+    /// Number of variants (measured or not).
+    pub fn len(&self) -> usize {
+        self.forms.len()
+    }
+
+    /// Whether the database has no variants.
+    pub fn is_empty(&self) -> bool {
+        self.forms.is_empty()
+    }
+
+    /// Finds the uops.info variant of `instr` (measured for this arch or not).
+    pub fn find(&self, instr: &Instruction) -> Result<Match<'_>, NoMatch> {
+        let ops = matcher::iced_ops(instr);
+        let mut known_iclass = false;
+        for iclass in iclass_candidates(instr) {
+            let Some(idx) = self.by_iclass.get(&iclass) else {
+                continue;
+            };
+            known_iclass = true;
+            let fits: Vec<usize> = idx
+                .iter()
+                .copied()
+                .filter(|&i| matcher::agrees(&self.forms[i], instr, &ops))
+                .collect();
+            if fits.is_empty() {
+                continue;
+            }
+            let scores: Vec<u32> = fits
+                .iter()
+                .map(|&i| matcher::score(&self.forms[i], instr))
+                .collect();
+            let best = scores.iter().copied().max().unwrap_or(0);
+            let top: Vec<usize> = fits
+                .iter()
+                .zip(&scores)
+                .filter(|(_, s)| **s == best)
+                .map(|(i, _)| *i)
+                .collect();
+            if let [one] = top[..] {
+                let form = &self.forms[one];
+                return Ok(Match {
+                    string: &form.string,
+                    iform: &form.iform,
+                    variant: matcher::variant(form, instr, &ops),
+                    measured: form.measurement.is_some(),
+                    form: one,
+                });
+            }
+            return Err(NoMatch::Ambiguous {
+                candidates: top.iter().map(|&i| self.forms[i].string.clone()).collect(),
+            });
+        }
+        let mnemonic = xed_base_name(instr.mnemonic());
+        if known_iclass {
+            Err(NoMatch::NoOperandMatch {
+                mnemonic,
+                signature: matcher::signature(instr),
+            })
+        } else {
+            Err(NoMatch::UnknownMnemonic { mnemonic })
+        }
+    }
+
+    /// `(iform, string)` of the variant of `instr`, for `--iform` output.
+    pub fn iform_and_string(&self, instr: &Instruction) -> Result<(&str, &str), NoMatch> {
+        self.find(instr).map(|m| (m.iform, m.string))
+    }
+
+    /// Describes `instr` on this arch. Instructions without data are an `Err`, which callers
+    /// report like IACA's `X`, not as a failure.
+    pub fn describe(&self, instr: &Instr) -> Result<InstrDesc, NoMatch> {
+        let m = self.find(&instr.iced)?;
+        let form = &self.forms[m.form];
+        let no_data = || NoMatch::NoData {
+            string: form.string.clone(),
+        };
+        let meas = form.measurement.as_ref().ok_or_else(no_data)?;
+        let slots = &self.statics[m.form];
+        let st = slots[variant_slot(m.variant)]
+            .as_ref()
+            .or(slots[0].as_ref())
+            .ok_or_else(no_data)?
+            .clone()
+            .map_err(|reason| NoMatch::BadData {
+                string: form.string.clone(),
+                reason,
+            })?;
+        let latencies = latency::resolve(form, &meas.latencies, instr, m.variant);
+        let max_latency = latencies
+            .iter()
+            .map(|l| l.cycles)
+            .fold(None, |acc: Option<f64>, c| {
+                Some(acc.map_or(c, |a| a.max(c)))
+            })
+            .unwrap_or(1.0);
+        Ok(InstrDesc {
+            string: form.string.clone(),
+            iform: form.iform.clone(),
+            variant: m.variant,
+            uops: st.uops,
+            port_groups: st.port_groups,
+            fused_uops: st.fused_uops,
+            uops_mite: st.uops_mite,
+            uops_ms: st.uops_ms,
+            div_cycles: st.div_cycles,
+            macro_fusible_with: st.macro_fusible_with,
+            throughput: st.throughput,
+            latencies,
+            max_latency,
+        })
+    }
+}

@@ -1,0 +1,211 @@
+//! Operand mapping: the `<operand idx>` of a matched variant to this instruction's registers,
+//! flags and memory operands, and its `<latency>` elements to [`OpLatency`]s.
+//!
+//! Facts from: uops.info's latency attributes (seed digest §1.16): `cycles` from a
+//! register/flag value, `cycles_same_reg` when the two operands are the same register,
+//! `cycles_addr` from the base register of a memory start operand, `cycles_addr_index` from
+//! its index register, `cycles_mem` from the memory value; ranges keep their lower bound.
+//! Explicit operands follow iced's operand order; suppressed register operands name a fixed
+//! register (`RAX`, `RSP`); a flags operand stands for each flag it reads (as a start: read
+//! or conditionally written, since a conditional write passes the old value on) or writes.
+
+use iced_x86::Register;
+
+use super::desc::{Endpoint, LatVia, OpLatency, Variant};
+use super::form::{Form, FormOp, OpClass};
+use super::matcher::iced_operands;
+use crate::ir::{FlagSet, Instr, Loc, MemOperand};
+use crate::uopsxml::{LatValue, Latency};
+
+/// The dependency location of a register, `None` for registers that carry no dependency
+/// (`RIP`). Follows [`Loc`]: full registers, with AH..DH as their own high-8 locations.
+pub(crate) fn loc_of(reg: Register) -> Option<Loc> {
+    match reg {
+        Register::None | Register::RIP | Register::EIP => None,
+        Register::AH | Register::BH | Register::CH | Register::DH => {
+            Some(Loc::High8(reg.full_register()))
+        }
+        _ => Some(Loc::Reg(reg.full_register())),
+    }
+}
+
+/// What one `<operand>` of the matched variant is in this instruction.
+#[derive(Clone, Debug, Default)]
+struct Site {
+    /// Register locations (value start/target).
+    regs: Vec<Loc>,
+    /// Flags read (or conditionally written) / written.
+    flags_in: FlagSet,
+    flags_out: FlagSet,
+    /// Index into `Instr::mem` of a memory operand.
+    mem: Option<u8>,
+    /// Address registers of a memory or agen operand.
+    base: Option<Loc>,
+    index: Option<Loc>,
+}
+
+fn mem_site(n: Option<usize>, m: Option<&MemOperand>, instr: &Instr) -> Site {
+    let (base, index) = match m {
+        Some(m) => (m.base, m.index),
+        None => (
+            Some(instr.iced.memory_base()),
+            Some(instr.iced.memory_index()),
+        ),
+    };
+    Site {
+        mem: n.and_then(|n| u8::try_from(n).ok()),
+        base: base.and_then(loc_of),
+        index: index.and_then(loc_of),
+        ..Site::default()
+    }
+}
+
+fn sites(form: &Form, instr: &Instr) -> Vec<(u32, Site)> {
+    let operands = iced_operands(&instr.iced);
+    let mut explicit = operands.iter();
+    let mut implicit_mem_used: Vec<usize> = Vec::new();
+    let mut out = Vec::new();
+    for op in &form.ops {
+        let site = if op.is_explicit() {
+            let Some(&(i, _)) = explicit.next() else {
+                break;
+            };
+            explicit_site(op, i, instr)
+        } else {
+            implicit_site(op, instr, &mut implicit_mem_used)
+        };
+        out.push((op.idx, site));
+    }
+    out
+}
+
+fn explicit_site(op: &FormOp, i: u32, instr: &Instr) -> Site {
+    match op.class {
+        OpClass::Reg { .. } => Site {
+            regs: loc_of(instr.iced.op_register(i)).into_iter().collect(),
+            ..Site::default()
+        },
+        OpClass::Mem { .. } => {
+            let n = instr.mem.iter().position(|m| m.operand == Some(i as u8));
+            mem_site(n, n.map(|n| &instr.mem[n]), instr)
+        }
+        OpClass::Agen => {
+            let n = instr.mem.iter().position(|m| m.agen);
+            let mut s = mem_site(n, n.map(|n| &instr.mem[n]), instr);
+            s.mem = None; // no memory value: LEA only forms the address
+            s
+        }
+        _ => Site::default(),
+    }
+}
+
+fn implicit_site(op: &FormOp, instr: &Instr, used: &mut Vec<usize>) -> Site {
+    match &op.class {
+        OpClass::Reg { opmask: true, .. } => Site {
+            regs: loc_of(instr.iced.op_mask()).into_iter().collect(),
+            ..Site::default()
+        },
+        OpClass::Reg { regs, .. } if regs.len() == 1 => Site {
+            regs: loc_of(regs[0]).into_iter().collect(),
+            ..Site::default()
+        },
+        OpClass::Flags {
+            read,
+            write,
+            cond_write,
+        } => Site {
+            flags_in: *read | *cond_write,
+            flags_out: *write,
+            ..Site::default()
+        },
+        OpClass::Mem { base, .. } => {
+            // Implicit memory (push/pop/call stack slot, string operands): same base first.
+            let same_base = |m: &MemOperand| {
+                base.is_some_and(|b| m.base.map(|r| r.full_register()) == Some(b.full_register()))
+            };
+            let free = |k: &usize| !used.contains(k);
+            let n = (0..instr.mem.len())
+                .filter(free)
+                .find(|&k| instr.mem[k].operand.is_none() && same_base(&instr.mem[k]))
+                .or_else(|| {
+                    (0..instr.mem.len())
+                        .filter(free)
+                        .find(|&k| instr.mem[k].operand.is_none())
+                });
+            if let Some(n) = n {
+                used.push(n);
+            }
+            let mut s = mem_site(n, n.map(|n| &instr.mem[n]), instr);
+            if n.is_none() {
+                s.base = base.and_then(loc_of);
+                s.index = None;
+            }
+            s
+        }
+        _ => Site::default(),
+    }
+}
+
+fn outputs(site: &Site) -> Vec<Endpoint> {
+    let mut out: Vec<Endpoint> = site.regs.iter().map(|l| Endpoint::Loc(*l)).collect();
+    out.extend(site.flags_out.flags().map(|f| Endpoint::Loc(Loc::Flag(f))));
+    out.extend(site.mem.map(Endpoint::Mem));
+    out
+}
+
+fn value_inputs(site: &Site) -> Vec<Loc> {
+    let mut ins = site.regs.clone();
+    ins.extend(site.flags_in.flags().map(Loc::Flag));
+    ins
+}
+
+/// Resolves the measured latencies of `form` to `instr`'s locations.
+pub(crate) fn resolve(
+    form: &Form,
+    lats: &[Latency],
+    instr: &Instr,
+    variant: Variant,
+) -> Vec<OpLatency> {
+    let sites = sites(form, instr);
+    let site = |idx: u32| sites.iter().find(|(i, _)| *i == idx).map(|(_, s)| s);
+    let mut out = Vec::new();
+    for lat in lats {
+        let (Some(from), Some(to)) = (site(lat.start_op), site(lat.target_op)) else {
+            continue;
+        };
+        for target in outputs(to) {
+            let mut push = |from: Endpoint, via: LatVia, v: LatValue| {
+                out.push(OpLatency {
+                    from,
+                    via,
+                    to: target,
+                    cycles: v.min,
+                    upper_bound: v.upper_bound,
+                })
+            };
+            for loc in value_inputs(from) {
+                let same = variant == Variant::SameReg || Endpoint::Loc(loc) == target;
+                let v = if same {
+                    lat.cycles_same_reg.or(lat.cycles)
+                } else {
+                    lat.cycles
+                };
+                if let Some(v) = v {
+                    push(Endpoint::Loc(loc), LatVia::Value, v);
+                }
+            }
+            if let Some(n) = from.mem {
+                if let Some(v) = lat.cycles_mem.or(lat.cycles) {
+                    push(Endpoint::Mem(n), LatVia::Memory, v);
+                }
+            }
+            if let (Some(b), Some(v)) = (from.base, lat.cycles_addr) {
+                push(Endpoint::Loc(b), LatVia::Address, v);
+            }
+            if let (Some(i), Some(v)) = (from.index, lat.cycles_addr_index.or(lat.cycles_addr)) {
+                push(Endpoint::Loc(i), LatVia::AddressIndex, v);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,65 @@
+//! Helpers shared by the integration tests: run the binary in a private home directory.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A test fixture path under `testdata/`.
+pub fn testdata(rel: &str) -> PathBuf {
+    root().join("testdata").join(rel)
+}
+
+/// Runs `suaca` with `args` in a fresh `SUACA_HOME` (no config, no imported data, empty
+/// cache), in `cwd` (a temp dir when `None`).
+pub fn suaca(args: &[&str], home: &Path) -> Output {
+    assert_cmd::Command::cargo_bin("suaca")
+        .expect("binary built")
+        .env("SUACA_HOME", home)
+        .env_remove("SUACA_UOPS_XML")
+        .env_remove("NO_COLOR")
+        .current_dir(home)
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+/// Runs `suaca` on the thesis fixture data and returns stdout, asserting success.
+pub fn thesis(args: &[&str]) -> String {
+    let home = tempfile::tempdir().expect("tempdir");
+    let xml = testdata("xml/thesis.xml");
+    let mut all = vec!["--uops-xml", xml.to_str().expect("utf-8 path")];
+    all.extend_from_slice(args);
+    let out = suaca(&all, home.path());
+    assert!(
+        out.status.success(),
+        "suaca {all:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// The object file of a thesis program.
+pub fn program(name: &str) -> String {
+    testdata(&format!("obj/elf/{name}.o"))
+        .to_str()
+        .expect("utf-8 path")
+        .to_string()
+}
+
+/// The table row of `line`: its cells, trimmed.
+pub fn row(output: &str, line: u32) -> Vec<String> {
+    output
+        .lines()
+        .find(|l| l.starts_with(&format!("| {line} ")))
+        .unwrap_or_else(|| panic!("no row {line} in\n{output}"))
+        .split('|')
+        .map(|c| c.trim().to_string())
+        .skip(1)
+        .collect()
+}
