@@ -406,23 +406,42 @@ pub(super) fn row(
     let lines: Vec<usize> = cycle.iter().map(|e| e.0.from).collect();
     let label = |e: &Edge| e.loc.map_or_else(|| "?".to_string(), Loc::label);
     let locs: Vec<String> = cycle.iter().map(|e| label(&e.0)).collect();
-    let steps = cycle
+    // Long chains are shown by their first steps; `Chain` keeps every line.
+    const SHOWN: usize = 12;
+    let mut steps = cycle
         .iter()
+        .take(SHOWN)
         .map(|(e, c)| format!("{} -{}{}-> ", e.from, label(e), if *c { "'" } else { "" }))
         .collect::<String>();
+    if cycle.len() > SHOWN {
+        steps.push_str(&format!("... ({} more) -> ", cycle.len() - SHOWN));
+    }
+    let mut texts: Vec<String> = lines
+        .iter()
+        .take(SHOWN)
+        .filter_map(|&l| instrs.get(l).map(|i| format!("[{l}] {}", i.text)))
+        .collect();
+    if lines.len() > SHOWN {
+        texts.push("...".into());
+    }
     let detail = format!(
         "{steps}{} (latency {} over {distance} iteration(s) = {}); ' = loop-carried; {}",
         lines.first().copied().unwrap_or(0),
         latency,
         fmt_num(cycles),
-        lines
-            .iter()
-            .filter_map(|&l| instrs.get(l).map(|i| format!("[{l}] {}", i.text)))
-            .collect::<Vec<_>>()
-            .join("; ")
+        texts.join("; ")
     );
+    let shown_lines = if lines.len() > SHOWN {
+        format!(
+            "{}, ... ({} lines)",
+            fmt_lines(&lines[..SHOWN]),
+            lines.len()
+        )
+    } else {
+        fmt_lines(&lines)
+    };
     let r = BoundRow::new(BoundKind::DepChain, RowState::Bound, Some(cycles), detail)
-        .input("chain lines", fmt_lines(&lines))
+        .input("chain lines", shown_lines)
         .input("loop-carried edges", carried)
         .input("carried-edge heads", heads);
     let chain = Chain {
