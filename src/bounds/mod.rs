@@ -1,1 +1,358 @@
-//! (bounds: not yet implemented.)
+//! The analytic bottleneck table: one row per "speed limit", each a lower bound on the cycles
+//! per loop iteration, computed from the static instructions, their data and the arch tables
+//! without simulation.
+//!
+//! Owns: [`compute`], the row types ([`Bounds`], [`BoundRow`], [`BoundKind`]) and the text
+//! rendering ([`text::render_text`]).
+//! Must not touch: the simulator, decoding, the data matcher, printing or files (the report
+//! modules call [`text::render_text`] and serialize [`Bounds`]).
+//! Facts from: Travis Downs, "Performance Speed Limits" (seed 004; digest §3 and the row list
+//! of digest §4b), uops.info's port-usage LP (digest §1.8, solved exactly by the max-density
+//! port set), the SUACA thesis' dependency graph (via [`DepGraph`]) and the simulator's edge
+//! latencies ([`crate::analysis::program::edge_offset`]) so that the chain bound and the
+//! simulation agree.
+//!
+//! # Conventions
+//!
+//! - Every row is a bound in cycles per iteration in steady state. The prediction is the
+//!   maximum of the rows in state [`RowState::Bound`]; rows within 2% of it *bind*.
+//! - Lines without data (`descs[line] == None`) are left out of the rows that need data and
+//!   listed in [`BoundRow::left_out`]; rows that only need the decoder (memory, branches,
+//!   instruction bytes) count every line.
+//! - Rows that cannot be computed are [`RowState::Unknown`] or [`RowState::NotApplicable`],
+//!   never silently 0.
+
+mod chain;
+mod count;
+mod frontend;
+mod memory;
+mod ports;
+pub mod text;
+mod window;
+
+#[cfg(test)]
+mod tests;
+
+use serde::Serialize;
+
+use crate::db::InstrDesc;
+use crate::deps::DepGraph;
+use crate::ir::Instr;
+use crate::uarch::MicroArch;
+
+pub use chain::max_cycle_ratio;
+pub use ports::{port_pressure, PortPressure};
+
+/// Which speed limit a row is (digest §4b row numbers in [`BoundKind::number`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundKind {
+    /// Issue/rename width in fused µops (macro-ops on AMD).
+    IssueWidth,
+    /// Instructions per cycle at dispatch, where separate (AMD Zen).
+    IssueInstructions,
+    /// Port pressure: the port-usage LP over the loop body.
+    Ports,
+    /// The non-pipelined divider.
+    Divider,
+    /// Loads per cycle.
+    Loads,
+    /// Stores per cycle.
+    Stores,
+    /// Loads + stores per cycle (AGUs).
+    MemoryOps,
+    /// Stores with complex addressing cannot use the simple store AGU (SKL family).
+    ComplexAddressing,
+    /// Cache / memory bandwidth (needs the working set).
+    CacheBandwidth,
+    /// The loop-carried dependency chain (maximum cycle ratio).
+    DepChain,
+    /// Front end: the µop cache (DSB).
+    Dsb,
+    /// Front end: the legacy decoders (MITE).
+    Mite,
+    /// Front end: the microcode sequencer (MS).
+    Microcode,
+    /// Front end: the loop stream detector (informational).
+    Lsd,
+    /// Taken branches per cycle.
+    TakenBranches,
+    /// Out-of-order window (informational).
+    OooWindow,
+}
+
+impl BoundKind {
+    /// Row label as printed.
+    pub fn label(self) -> &'static str {
+        match self {
+            BoundKind::IssueWidth => "Issue width",
+            BoundKind::IssueInstructions => "Issue width (instructions)",
+            BoundKind::Ports => "Port pressure",
+            BoundKind::Divider => "Divider",
+            BoundKind::Loads => "Loads",
+            BoundKind::Stores => "Stores",
+            BoundKind::MemoryOps => "Memory ops (AGU)",
+            BoundKind::ComplexAddressing => "Complex addressing",
+            BoundKind::CacheBandwidth => "Cache bandwidth",
+            BoundKind::DepChain => "Loop-carried chain",
+            BoundKind::Dsb => "Front end: uop cache",
+            BoundKind::Mite => "Front end: decoders",
+            BoundKind::Microcode => "Front end: microcode",
+            BoundKind::Lsd => "Front end: LSD",
+            BoundKind::TakenBranches => "Taken branches",
+            BoundKind::OooWindow => "OoO window",
+        }
+    }
+
+    /// The row number of digest §4b.
+    pub fn number(self) -> u8 {
+        match self {
+            BoundKind::IssueWidth | BoundKind::IssueInstructions => 1,
+            BoundKind::Ports => 2,
+            BoundKind::Divider => 3,
+            BoundKind::Loads => 4,
+            BoundKind::Stores => 5,
+            BoundKind::MemoryOps => 6,
+            BoundKind::ComplexAddressing => 7,
+            BoundKind::CacheBandwidth => 8,
+            BoundKind::DepChain => 9,
+            BoundKind::Dsb => 10,
+            BoundKind::Mite | BoundKind::Microcode => 11,
+            BoundKind::Lsd => 12,
+            BoundKind::TakenBranches => 13,
+            BoundKind::OooWindow => 14,
+        }
+    }
+}
+
+/// Whether a row takes part in the prediction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowState {
+    /// A bound that counts towards the prediction.
+    Bound,
+    /// Shown for information (e.g. the decoders when the loop runs from the µop cache).
+    Info,
+    /// The limit does not exist on this arch or needs inputs the analysis does not have.
+    NotApplicable,
+    /// The limit exists but its inputs are unknown (missing arch or instruction data).
+    Unknown,
+}
+
+/// One named input of a row (`fused µops` = `14`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoundInput {
+    /// What the value is.
+    pub name: String,
+    /// The value as printed.
+    pub value: String,
+}
+
+/// One speed limit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BoundRow {
+    /// Which limit.
+    pub kind: BoundKind,
+    /// Whether the row counts, is informational, not applicable or unknown.
+    pub state: RowState,
+    /// Cycles per iteration; `None` when unknown or not applicable.
+    pub cycles: Option<f64>,
+    /// Within 2% of the prediction (only [`RowState::Bound`] rows bind).
+    pub binds: bool,
+    /// The formula's inputs.
+    pub inputs: Vec<BoundInput>,
+    /// The formula and its result in words (critical ports, chain, ...).
+    pub detail: String,
+    /// Lines left out for want of instruction data.
+    pub left_out: Vec<usize>,
+}
+
+impl BoundRow {
+    fn new(kind: BoundKind, state: RowState, cycles: Option<f64>, detail: String) -> Self {
+        BoundRow {
+            kind,
+            state,
+            cycles,
+            binds: false,
+            inputs: Vec::new(),
+            detail,
+            left_out: Vec::new(),
+        }
+    }
+
+    fn input(mut self, name: &str, value: impl ToString) -> Self {
+        self.inputs.push(BoundInput {
+            name: name.to_string(),
+            value: value.to_string(),
+        });
+        self
+    }
+
+    fn left_out(mut self, lines: Vec<usize>) -> Self {
+        self.left_out = lines;
+        self
+    }
+}
+
+/// µops per iteration on one port in an optimal (balanced) assignment.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PortLoad {
+    /// Port name (`0`, `ALU1`).
+    pub port: String,
+    /// µops per iteration.
+    pub load: f64,
+}
+
+/// The critical loop-carried dependency cycle.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Chain {
+    /// Lines on the cycle, in dependency order, starting at its smallest line.
+    pub lines: Vec<usize>,
+    /// The location of each edge (`lines[i]` → `lines[i + 1]`, the last edge closing the
+    /// cycle), e.g. `cf`, `rax`.
+    pub locs: Vec<String>,
+    /// Σ edge latencies around the cycle, cycles.
+    pub latency: u64,
+    /// Σ iteration distances around the cycle.
+    pub distance: u64,
+}
+
+/// The whole table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Bounds {
+    /// Rows in digest §4b order.
+    pub rows: Vec<BoundRow>,
+    /// Max of the known [`RowState::Bound`] rows, cycles per iteration.
+    pub predicted: Option<f64>,
+    /// The first row (in table order) reaching `predicted` (none when it is 0).
+    pub bottleneck: Option<BoundKind>,
+    /// Per-port µops of an optimal assignment (every port of the arch, in port order).
+    pub port_loads: Vec<PortLoad>,
+    /// The critical port set Q\* of the port-pressure row.
+    pub critical_ports: Vec<String>,
+    /// The critical loop-carried chain, if any.
+    pub chain: Option<Chain>,
+}
+
+impl Bounds {
+    /// The row of `kind`, if present.
+    pub fn row(&self, kind: BoundKind) -> Option<&BoundRow> {
+        self.rows.iter().find(|r| r.kind == kind)
+    }
+
+    /// The cycles of the row of `kind`, if present and known.
+    pub fn cycles(&self, kind: BoundKind) -> Option<f64> {
+        self.row(kind).and_then(|r| r.cycles)
+    }
+}
+
+/// Switches of the analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundOptions {
+    /// Count macro-fused flag-writer + Jcc pairs once (`--no-macro-fusion` turns it off).
+    pub macro_fusion: bool,
+    /// Add the expected cost of cache-line splits for unknown alignment ((N−1)/line per
+    /// N-byte access, SL §3.3) instead of assuming aligned accesses.
+    pub expected_line_splits: bool,
+}
+
+impl Default for BoundOptions {
+    fn default() -> Self {
+        BoundOptions {
+            macro_fusion: true,
+            expected_line_splits: false,
+        }
+    }
+}
+
+/// Rows within this fraction of the maximum bind.
+const BIND_TOLERANCE: f64 = 0.02;
+
+/// Computes every speed limit of the loop body `instrs` (one iteration).
+///
+/// `descs[line]` is the data of `instrs[line]` (`None`: no data); `deps` is the dependency
+/// graph of the same instructions (with loop-carried edges for the chain row).
+pub fn compute(
+    instrs: &[Instr],
+    descs: &[Option<InstrDesc>],
+    deps: &DepGraph,
+    arch: &MicroArch,
+    opts: &BoundOptions,
+) -> Bounds {
+    let counts = count::Counts::new(instrs, descs, arch, opts);
+    let mem = memory::MemCounts::new(instrs, arch, opts);
+    let mut rows = frontend::width_rows(&counts, arch);
+    let pressure = ports::row(&counts, descs, arch);
+    rows.push(pressure.row);
+    rows.push(ports::divider_row(&counts, descs));
+    rows.extend(memory::rows(&mem, arch));
+    rows.push(
+        BoundRow::new(
+            BoundKind::CacheBandwidth,
+            RowState::NotApplicable,
+            None,
+            "n/a (needs working-set level)".into(),
+        )
+        .input("unique lines per level", "not given"),
+    );
+    let (chain_row, chain) = chain::row(instrs, descs, deps);
+    rows.push(chain_row);
+    rows.extend(frontend::front_end_rows(instrs, &counts, arch));
+    rows.push(frontend::taken_row(instrs, &counts, arch));
+    rows.push(window::row(instrs, &counts, &mem, arch));
+    finish(rows, pressure.loads, pressure.critical, chain)
+}
+
+fn finish(
+    mut rows: Vec<BoundRow>,
+    port_loads: Vec<PortLoad>,
+    critical_ports: Vec<String>,
+    chain: Option<Chain>,
+) -> Bounds {
+    let predicted = rows
+        .iter()
+        .filter(|r| r.state == RowState::Bound)
+        .filter_map(|r| r.cycles)
+        .filter(|c| c.is_finite())
+        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))));
+    let mut bottleneck = None;
+    if let Some(max) = predicted {
+        for r in &mut rows {
+            let Some(c) = r.cycles.filter(|_| r.state == RowState::Bound) else {
+                continue;
+            };
+            r.binds = c >= max * (1.0 - BIND_TOLERANCE);
+            if bottleneck.is_none() && c == max && max > 0.0 {
+                bottleneck = Some(r.kind);
+            }
+        }
+    }
+    Bounds {
+        rows,
+        predicted,
+        bottleneck,
+        port_loads,
+        critical_ports,
+        chain,
+    }
+}
+
+/// Formats a cycle count for inputs and details (`3.5`, `1.333`).
+fn fmt_num(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s.is_empty() || s == "-" {
+        "0".into()
+    } else {
+        s.to_string()
+    }
+}
+
+/// `lines 3, 7, 9` (0-based lines as in the reports).
+fn fmt_lines(lines: &[usize]) -> String {
+    lines
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,454 @@
+//! Row 9: the loop-carried dependency chain, as the maximum cycle ratio
+//! `Σ latency / Σ iteration distance` of the dependency graph.
+//!
+//! Edge latencies are [`edge_offset`], the simulator's. Distances are 0 or 1, and distance-0
+//! edges go forward in line order, so every cycle has at least one loop-carried edge. The
+//! graph is reduced to the heads of the loop-carried edges: an edge `b → b'` of weight
+//! `longest distance-0 path b ⇝ a + w(a → b')` for every carried edge `a → b'`. Every reduced
+//! edge has distance 1, so the ratio is the maximum cycle mean of the reduced graph, found
+//! exactly with Karp's algorithm on integer weights, per strongly connected component. A critical cycle is then read off the
+//! tight edges of the potentials under weights `w·q − p` (λ = p/q), and expanded back to
+//! lines and locations.
+
+use std::collections::BTreeMap;
+
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use super::{fmt_lines, fmt_num, BoundKind, BoundRow, Chain, RowState};
+use crate::analysis::program::edge_offset;
+use crate::db::InstrDesc;
+use crate::deps::DepGraph;
+use crate::ir::{Instr, Loc};
+
+/// One merged edge: the heaviest of the parallel dependencies between two lines.
+#[derive(Copy, Clone, Debug)]
+struct Edge {
+    from: usize,
+    to: usize,
+    weight: i64,
+    /// `None` in graphs given without locations ([`max_cycle_ratio`]).
+    loc: Option<Loc>,
+}
+
+/// An edge of the reduced graph over carried-edge heads.
+#[derive(Copy, Clone, Debug)]
+struct Reduced {
+    from: usize,
+    to: usize,
+    weight: i64,
+    /// The carried edge (index into the carried list) closing this reduced edge.
+    carried: usize,
+}
+
+/// A maximum cycle ratio and a cycle reaching it, on a graph given as
+/// `(from, to, weight, distance)` edges with distances 0 or 1 and every distance-0 edge going
+/// from a lower to a higher node. Returns `(latency, distance, nodes of the cycle)`; `None`
+/// without a cycle.
+pub fn max_cycle_ratio(
+    nodes: usize,
+    edges: &[(usize, usize, u32, u32)],
+) -> Option<(u64, u64, Vec<usize>)> {
+    let list: Vec<(Edge, u32)> = edges
+        .iter()
+        .filter(|e| e.0 < nodes && e.1 < nodes)
+        .map(|&(from, to, w, d)| {
+            (
+                Edge {
+                    from,
+                    to,
+                    weight: i64::from(w),
+                    loc: None,
+                },
+                d,
+            )
+        })
+        .collect();
+    let (cycle, _) = solve(nodes, &list)?;
+    let latency: i64 = cycle.iter().map(|e| e.0.weight).sum();
+    let distance = cycle.iter().filter(|e| e.1).count() as u64;
+    let lines = cycle.iter().map(|e| e.0.from).collect();
+    Some((latency.max(0) as u64, distance, lines))
+}
+
+/// The critical cycle as `(edge, carried)` in order, and the number of reduced nodes.
+fn solve(nodes: usize, edges: &[(Edge, u32)]) -> Option<(Vec<(Edge, bool)>, usize)> {
+    let mut fwd: Vec<Vec<Edge>> = vec![Vec::new(); nodes];
+    let mut carried: Vec<Edge> = Vec::new();
+    for &(e, d) in edges {
+        if e.from >= nodes || e.to >= nodes {
+            continue;
+        }
+        match d {
+            0 if e.from < e.to => fwd[e.from].push(e),
+            1 => carried.push(e),
+            // Distances other than 0/1 and backward distance-0 edges do not occur.
+            _ => {}
+        }
+    }
+    if carried.is_empty() {
+        return None;
+    }
+    let mut heads: Vec<usize> = carried.iter().map(|e| e.to).collect();
+    heads.sort_unstable();
+    heads.dedup();
+    let index: BTreeMap<usize, usize> = heads.iter().enumerate().map(|(i, &h)| (h, i)).collect();
+    let mut reduced: Vec<Reduced> = Vec::new();
+    for (hi, &h) in heads.iter().enumerate() {
+        let (dist, _) = longest_from(h, nodes, &fwd);
+        let mut best: BTreeMap<usize, Reduced> = BTreeMap::new();
+        for (ci, c) in carried.iter().enumerate() {
+            let Some(base) = dist[c.from] else { continue };
+            let to = index[&c.to];
+            let r = Reduced {
+                from: hi,
+                to,
+                weight: base + c.weight,
+                carried: ci,
+            };
+            match best.get(&to) {
+                Some(b) if b.weight >= r.weight => {}
+                _ => {
+                    best.insert(to, r);
+                }
+            }
+        }
+        reduced.extend(best.into_values());
+    }
+    let cycle = best_cycle(heads.len(), &reduced)?;
+    // Expand: each reduced edge is the distance-0 path head ⇝ carried.from, then the carried
+    // edge.
+    let mut out = Vec::new();
+    for r in cycle {
+        let c = carried[r.carried];
+        let (_, pred) = longest_from(heads[r.from], nodes, &fwd);
+        let mut path = Vec::new();
+        let mut v = c.from;
+        while let Some(e) = pred[v] {
+            path.push(e);
+            v = e.from;
+        }
+        path.reverse();
+        out.extend(path.into_iter().map(|e| (e, false)));
+        out.push((c, true));
+    }
+    // Start at the smallest line for a stable presentation.
+    if let Some(start) = (0..out.len()).min_by_key(|&i| out[i].0.from) {
+        out.rotate_left(start);
+    }
+    Some((out, heads.len()))
+}
+
+/// The critical cycle of the reduced graph: Karp's algorithm per strongly connected
+/// component (keeps the work proportional to the components that can hold cycles; a load
+/// that reads a carried pointer is a head without a way back).
+fn best_cycle(n: usize, reduced: &[Reduced]) -> Option<Vec<Reduced>> {
+    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n, reduced.len());
+    for _ in 0..n {
+        g.add_node(());
+    }
+    for r in reduced {
+        g.add_edge(NodeIndex::new(r.from), NodeIndex::new(r.to), ());
+    }
+    let mut comps: Vec<Vec<usize>> = tarjan_scc(&g)
+        .into_iter()
+        .map(|c| {
+            let mut v: Vec<usize> = c.into_iter().map(NodeIndex::index).collect();
+            v.sort_unstable();
+            v
+        })
+        .collect();
+    comps.sort();
+    let mut best: Option<((i64, i64), Vec<Reduced>)> = None;
+    let mut local = vec![usize::MAX; n];
+    for comp in comps {
+        for (i, &v) in comp.iter().enumerate() {
+            local[v] = i;
+        }
+        let inside = |v: usize| local[v] != usize::MAX;
+        let edges: Vec<Reduced> = reduced
+            .iter()
+            .filter(|r| inside(r.from) && inside(r.to))
+            .map(|r| Reduced {
+                from: local[r.from],
+                to: local[r.to],
+                ..*r
+            })
+            .collect();
+        if !edges.is_empty() {
+            if let Some(ratio) = karp(comp.len(), &edges) {
+                if best.as_ref().is_none_or(|(b, _)| less(*b, ratio)) {
+                    if let Some(c) = critical_cycle(comp.len(), &edges, ratio.0, ratio.1) {
+                        let global = c
+                            .into_iter()
+                            .map(|r| Reduced {
+                                from: comp[r.from],
+                                to: comp[r.to],
+                                ..r
+                            })
+                            .collect();
+                        best = Some((ratio, global));
+                    }
+                }
+            }
+        }
+        for &v in &comp {
+            local[v] = usize::MAX;
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// Longest distance-0 paths from `src` (nodes in line order form a DAG), with the edge into
+/// each node on one longest path.
+#[allow(clippy::type_complexity)]
+fn longest_from(
+    src: usize,
+    nodes: usize,
+    fwd: &[Vec<Edge>],
+) -> (Vec<Option<i64>>, Vec<Option<Edge>>) {
+    let mut dist: Vec<Option<i64>> = vec![None; nodes];
+    let mut pred: Vec<Option<Edge>> = vec![None; nodes];
+    dist[src] = Some(0);
+    for v in src..nodes {
+        let Some(d) = dist[v] else { continue };
+        for e in &fwd[v] {
+            let nd = d + e.weight;
+            if dist[e.to].is_none_or(|old| nd > old) {
+                dist[e.to] = Some(nd);
+                pred[e.to] = Some(*e);
+            }
+        }
+    }
+    (dist, pred)
+}
+
+/// Karp's maximum cycle mean as an exact fraction `p / q` (q > 0).
+fn karp(n: usize, edges: &[Reduced]) -> Option<(i64, i64)> {
+    // d[k][v]: heaviest walk of exactly k edges ending at v (from any start).
+    let mut d: Vec<Vec<Option<i64>>> = vec![vec![Some(0); n]];
+    for k in 1..=n {
+        let mut row = vec![None; n];
+        for e in edges {
+            if let Some(w) = d[k - 1][e.from] {
+                let nw = w + e.weight;
+                if row[e.to].is_none_or(|old| nw > old) {
+                    row[e.to] = Some(nw);
+                }
+            }
+        }
+        d.push(row);
+    }
+    let mut best: Option<(i64, i64)> = None;
+    for v in 0..n {
+        let Some(dn) = d[n][v] else { continue };
+        // min over k of (d[n][v] - d[k][v]) / (n - k)
+        let mut worst: Option<(i64, i64)> = None;
+        for (k, row) in d.iter().enumerate().take(n) {
+            let Some(dk) = row[v] else { continue };
+            let cand = (dn - dk, (n - k) as i64);
+            if worst.is_none_or(|w| less(cand, w)) {
+                worst = Some(cand);
+            }
+        }
+        if let Some(w) = worst {
+            if best.is_none_or(|b| less(b, w)) {
+                best = Some(w);
+            }
+        }
+    }
+    best
+}
+
+/// `a < b` for fractions with positive denominators.
+fn less(a: (i64, i64), b: (i64, i64)) -> bool {
+    i128::from(a.0) * i128::from(b.1) < i128::from(b.0) * i128::from(a.1)
+}
+
+/// A cycle of mean `p / q`: under weights `w·q − p` no cycle is positive; the tight edges of
+/// the longest-path potentials contain every critical cycle, and every cycle made of them is
+/// critical.
+fn critical_cycle(n: usize, edges: &[Reduced], p: i64, q: i64) -> Option<Vec<Reduced>> {
+    let w = |e: &Reduced| e.weight * q - p;
+    let mut pi = vec![0i64; n];
+    for _ in 0..=n {
+        let mut changed = false;
+        for e in edges {
+            let nv = pi[e.from] + w(e);
+            if nv > pi[e.to] {
+                pi[e.to] = nv;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut tight: Vec<Vec<&Reduced>> = vec![Vec::new(); n];
+    for e in edges {
+        if pi[e.from] + w(e) == pi[e.to] {
+            tight[e.from].push(e);
+        }
+    }
+    // Walk tight edges from each node until a node repeats; tight edges out of nodes on a
+    // critical cycle exist, but a walk may also dead-end, hence the per-start search.
+    for start in 0..n {
+        if let Some(c) = find_cycle(start, &tight) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// Depth-first search for a cycle in the tight subgraph reachable from `start`.
+fn find_cycle(start: usize, tight: &[Vec<&Reduced>]) -> Option<Vec<Reduced>> {
+    let n = tight.len();
+    // 0 = unseen, 1 = on the stack, 2 = done.
+    let mut state = vec![0u8; n];
+    let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+    let mut path: Vec<Reduced> = Vec::new();
+    state[start] = 1;
+    while let Some(&mut (v, ref mut next)) = stack.last_mut() {
+        if let Some(e) = tight[v].get(*next) {
+            *next += 1;
+            match state[e.to] {
+                0 => {
+                    state[e.to] = 1;
+                    path.push(**e);
+                    stack.push((e.to, 0));
+                }
+                1 => {
+                    path.push(**e);
+                    let from = path.iter().position(|r| r.from == e.to)?;
+                    return Some(path[from..].to_vec());
+                }
+                _ => {}
+            }
+        } else {
+            state[v] = 2;
+            stack.pop();
+            path.pop();
+        }
+    }
+    None
+}
+
+/// The row and the chain.
+pub(super) fn row(
+    instrs: &[Instr],
+    descs: &[Option<InstrDesc>],
+    deps: &DepGraph,
+) -> (BoundRow, Option<Chain>) {
+    let n = instrs.len().min(deps.len());
+    let left_out: Vec<usize> = (0..instrs.len())
+        .filter(|&i| descs.get(i).is_none_or(Option::is_none))
+        .collect();
+    let desc = |i: usize| descs.get(i).and_then(Option::as_ref);
+    let base = |r: BoundRow| {
+        r.left_out(left_out.clone())
+            .input("memory dependencies", "not modelled")
+    };
+    if !deps.has_loop_deps() {
+        let r = BoundRow::new(
+            BoundKind::DepChain,
+            RowState::Unknown,
+            None,
+            "loop-carried dependencies not computed".into(),
+        );
+        return (base(r), None);
+    }
+    if n > 0 && left_out.len() == instrs.len() {
+        let r = BoundRow::new(
+            BoundKind::DepChain,
+            RowState::Unknown,
+            None,
+            "no instruction data".into(),
+        );
+        return (base(r), None);
+    }
+    // Merge parallel edges (same lines and distance): the heaviest wins, the first loc in
+    // the graph's order on ties.
+    let mut merged: BTreeMap<(usize, usize, u32), Edge> = BTreeMap::new();
+    for (from, to, e) in deps.edges() {
+        let (Some(pd), Some(cd)) = (desc(from), desc(to)) else {
+            continue;
+        };
+        let weight = i64::from(edge_offset(pd, cd, e.loc));
+        let cand = Edge {
+            from,
+            to,
+            weight,
+            loc: Some(e.loc),
+        };
+        match merged.get(&(from, to, e.distance)) {
+            Some(old) if old.weight >= weight => {}
+            _ => {
+                merged.insert((from, to, e.distance), cand);
+            }
+        }
+    }
+    let edges: Vec<(Edge, u32)> = merged.into_iter().map(|((_, _, d), e)| (e, d)).collect();
+    let carried = edges.iter().filter(|e| e.1 == 1).count();
+    let Some((cycle, heads)) = solve(n, &edges) else {
+        let r = BoundRow::new(
+            BoundKind::DepChain,
+            RowState::Bound,
+            Some(0.0),
+            "no loop-carried dependency".into(),
+        )
+        .input("loop-carried edges", carried);
+        return (base(r), None);
+    };
+    let latency: i64 = cycle.iter().map(|e| e.0.weight).sum();
+    let distance = cycle.iter().filter(|e| e.1).count() as u64;
+    let latency = latency.max(0) as u64;
+    let cycles = latency as f64 / distance.max(1) as f64;
+    let lines: Vec<usize> = cycle.iter().map(|e| e.0.from).collect();
+    let label = |e: &Edge| e.loc.map_or_else(|| "?".to_string(), Loc::label);
+    let locs: Vec<String> = cycle.iter().map(|e| label(&e.0)).collect();
+    // Long chains are shown by their first steps; `Chain` keeps every line.
+    const SHOWN: usize = 12;
+    let mut steps = cycle
+        .iter()
+        .take(SHOWN)
+        .map(|(e, c)| format!("{} -{}{}-> ", e.from, label(e), if *c { "'" } else { "" }))
+        .collect::<String>();
+    if cycle.len() > SHOWN {
+        steps.push_str(&format!("... ({} more) -> ", cycle.len() - SHOWN));
+    }
+    let mut texts: Vec<String> = lines
+        .iter()
+        .take(SHOWN)
+        .filter_map(|&l| instrs.get(l).map(|i| format!("[{l}] {}", i.text)))
+        .collect();
+    if lines.len() > SHOWN {
+        texts.push("...".into());
+    }
+    let detail = format!(
+        "{steps}{} (latency {} over {distance} iteration(s) = {}); ' = loop-carried; {}",
+        lines.first().copied().unwrap_or(0),
+        latency,
+        fmt_num(cycles),
+        texts.join("; ")
+    );
+    let shown_lines = if lines.len() > SHOWN {
+        format!(
+            "{}, ... ({} lines)",
+            fmt_lines(&lines[..SHOWN]),
+            lines.len()
+        )
+    } else {
+        fmt_lines(&lines)
+    };
+    let r = BoundRow::new(BoundKind::DepChain, RowState::Bound, Some(cycles), detail)
+        .input("chain lines", shown_lines)
+        .input("loop-carried edges", carried)
+        .input("carried-edge heads", heads);
+    let chain = Chain {
+        lines,
+        locs,
+        latency,
+        distance,
+    };
+    (base(r), Some(chain))
+}

@@ -1,0 +1,127 @@
+//! Per-line counts shared by several rows: fused-domain slots with macro-fused pairs counted
+//! once, unfused µops, lines without data.
+
+use super::BoundOptions;
+use crate::db::InstrDesc;
+use crate::ir::{BranchKind, Instr};
+use crate::uarch::MicroArch;
+
+/// What the width, front-end and window rows need per line.
+#[derive(Clone, Debug)]
+pub(super) struct Counts {
+    /// Number of lines.
+    pub n: usize,
+    /// Fused-domain slots per line; the Jcc of a macro-fused pair has 0 (the pair is counted
+    /// on its first line); `None` without data.
+    pub slots: Vec<Option<u32>>,
+    /// Unfused µops per line (`uops`), `None` without data.
+    pub unfused: Vec<Option<u32>>,
+    /// µops from the microcode sequencer per line (`uops_MS`; unmeasured = 0), `None` without
+    /// data.
+    pub ms: Vec<Option<u32>>,
+    /// µops from the legacy decoders per line (`uops_MITE`, else the fused slots before
+    /// pairing), `None` without data.
+    pub mite: Vec<Option<u32>>,
+    /// Lines whose fused slots fell back to the unfused µop count (no `uops_retire_slots`).
+    pub estimated: Vec<usize>,
+    /// First lines of macro-fused pairs (the Jcc is the next line).
+    pub fused_pairs: Vec<usize>,
+    /// Lines without data.
+    pub left_out: Vec<usize>,
+}
+
+impl Counts {
+    pub fn new(
+        instrs: &[Instr],
+        descs: &[Option<InstrDesc>],
+        arch: &MicroArch,
+        opts: &BoundOptions,
+    ) -> Self {
+        let n = instrs.len();
+        let desc = |i: usize| descs.get(i).and_then(Option::as_ref);
+        let fusion = opts.macro_fusion && arch.fusion.macro_fusion != Some(false);
+        let mut slots: Vec<Option<u32>> = Vec::with_capacity(n);
+        let mut unfused = Vec::with_capacity(n);
+        let mut ms = Vec::with_capacity(n);
+        let mut mite = Vec::with_capacity(n);
+        let mut estimated = Vec::new();
+        let mut left_out = Vec::new();
+        for i in 0..n {
+            match desc(i) {
+                Some(d) => {
+                    if d.fused_uops.is_none() {
+                        estimated.push(i);
+                    }
+                    let fused = d.fused_uops.unwrap_or(d.uops);
+                    slots.push(Some(fused));
+                    unfused.push(Some(d.uops));
+                    ms.push(Some(d.uops_ms.unwrap_or(0)));
+                    mite.push(Some(d.uops_mite.unwrap_or(fused)));
+                }
+                None => {
+                    left_out.push(i);
+                    slots.push(None);
+                    unfused.push(None);
+                    ms.push(None);
+                    mite.push(None);
+                }
+            }
+        }
+        let mut fused_pairs = Vec::new();
+        if fusion {
+            let mut i = 0;
+            while i + 1 < n {
+                if let (Some(first), Some(jcc)) = (desc(i), desc(i + 1)) {
+                    let is_jcc = matches!(instrs[i + 1].branch, BranchKind::Conditional { .. });
+                    if is_jcc && first.macro_fusible_with.contains(&jcc.string) {
+                        // The pair takes the slots of both less one (one fused µop for
+                        // cmp+jcc); all of it is booked on the first line.
+                        let a = slots[i].unwrap_or(0);
+                        let b = slots[i + 1].unwrap_or(0);
+                        slots[i] = Some((a + b).saturating_sub(1).max(1));
+                        slots[i + 1] = Some(0);
+                        fused_pairs.push(i);
+                        i += 2;
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+        }
+        Counts {
+            n,
+            slots,
+            unfused,
+            ms,
+            mite,
+            estimated,
+            fused_pairs,
+            left_out,
+        }
+    }
+
+    /// Σ fused slots of the lines with data.
+    pub fn fused_total(&self) -> u64 {
+        self.slots.iter().flatten().map(|&s| u64::from(s)).sum()
+    }
+
+    /// Σ unfused µops of the lines with data.
+    pub fn unfused_total(&self) -> u64 {
+        self.unfused.iter().flatten().map(|&s| u64::from(s)).sum()
+    }
+
+    /// Whether any line has data.
+    pub fn any_data(&self) -> bool {
+        self.left_out.len() < self.n
+    }
+
+    /// Instructions, macro-fused pairs counted once.
+    pub fn instructions(&self) -> usize {
+        self.n - self.fused_pairs.len()
+    }
+
+    /// Whether `line` is the Jcc of a macro-fused pair.
+    pub fn is_fused_jcc(&self, line: usize) -> bool {
+        line > 0 && self.fused_pairs.binary_search(&(line - 1)).is_ok()
+    }
+}
