@@ -545,8 +545,8 @@ fn rendering_is_deterministic_and_complete() {
     let a = analyze(&instrs, descs.clone(), &arch);
     let b = analyze(&instrs, descs, &arch);
     assert_eq!(a, b);
-    let text = bounds::text::render_text(&a, &arch);
-    assert_eq!(text, bounds::text::render_text(&b, &arch));
+    let text = bounds::text::render_text(&a, &arch.name);
+    assert_eq!(text, bounds::text::render_text(&b, &arch.name));
     for label in [
         "Issue width",
         "Port pressure",
@@ -566,5 +566,5 @@ fn show_table() {
     let arch = skl();
     let (instrs, descs) = sum_halves(&arch);
     let b = analyze(&instrs, descs, &arch);
-    println!("{}", bounds::text::render_text(&b, &arch));
+    println!("{}", bounds::text::render_text(&b, &arch.name));
 }

@@ -9,6 +9,7 @@ pub mod program;
 
 use thiserror::Error;
 
+use crate::bounds::{self, BoundOptions};
 use crate::cfg::Cfg;
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
@@ -19,6 +20,7 @@ use crate::report::model::{
 };
 use crate::report::views::LineStats;
 use crate::sim::{simulate, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
+use crate::uarch::MicroArch;
 
 /// The machine as the analysis needs it.
 #[derive(Clone, Debug)]
@@ -29,6 +31,27 @@ pub struct Machine {
     pub sim: SimMachine,
     /// Port names in column order.
     pub port_names: Vec<String>,
+    /// The full description (for the bottleneck table).
+    pub arch: MicroArch,
+}
+
+impl Machine {
+    /// The machine of `arch`.
+    pub fn of(arch: &MicroArch) -> Machine {
+        Machine {
+            name: arch.name.clone(),
+            sim: SimMachine {
+                issue_width: arch.issue_width,
+                // An arch file without a scheduler size still simulates: assume 16 cycles
+                // of issue (the order of magnitude of every known core).
+                scheduler_size: arch.rs_size.unwrap_or(arch.issue_width * 16),
+                port_count: arch.ports.len(),
+                divider_port: arch.divider_port(),
+            },
+            port_names: arch.ports.iter().map(|p| p.name.clone()).collect(),
+            arch: arch.clone(),
+        }
+    }
 }
 
 /// What to compute.
@@ -229,6 +252,22 @@ pub fn analyze_region(
     let deps = DepGraph::build(instrs, &cfg, loop_deps);
     let all: Vec<usize> = (0..instrs.len()).collect();
     let program = program::build(&all, descs, &deps);
+    // Speed limits are per iteration of the loop: always with loop-carried dependencies.
+    let loop_deps_graph;
+    let bound_deps = if loop_deps {
+        &deps
+    } else {
+        let cfg2 = Cfg::build(instrs, region.address, region.end_address(), 2);
+        loop_deps_graph = DepGraph::build(instrs, &cfg2, true);
+        &loop_deps_graph
+    };
+    let bounds = bounds::compute(
+        instrs,
+        descs,
+        bound_deps,
+        &machine.arch,
+        &BoundOptions::default(),
+    );
     let main = run_path(program, instrs, descs, machine, opts, &all)?;
 
     let mut warnings = Vec::new();
@@ -267,6 +306,7 @@ pub fn analyze_region(
         table: main.table,
         detail,
         branches,
+        bounds,
         warnings,
     })
 }

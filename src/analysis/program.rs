@@ -14,11 +14,28 @@ use crate::ir::Loc;
 use crate::sim::{SimInput, SimInstr, SimMachine, SimProgram};
 use crate::uarch::PortMask;
 
+/// The location latencies are recorded under: the data names whole registers, so the high-8
+/// part (AH..DH), which the dependency graph tracks separately, uses its register's values.
+fn latency_key(loc: Loc) -> Endpoint {
+    match loc {
+        Loc::High8(r) => Endpoint::Loc(Loc::Reg(r)),
+        other => Endpoint::Loc(other),
+    }
+}
+
+/// Whether latency endpoint `e` stands for `loc`.
+fn names(e: Endpoint, loc: Loc) -> bool {
+    match e {
+        Endpoint::Loc(l) => latency_key(l) == latency_key(loc),
+        Endpoint::Mem(_) => false,
+    }
+}
+
 /// Latency with which `desc` produces `loc` (its maximum latency when unmeasured).
 fn produce_latency(desc: &InstrDesc, loc: Loc) -> f64 {
     desc.latencies
         .iter()
-        .filter(|l| l.to == Endpoint::Loc(loc))
+        .filter(|l| names(l.to, loc))
         .map(|l| l.cycles)
         .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
         .unwrap_or(desc.max_latency)
@@ -42,7 +59,7 @@ fn slack(desc: &InstrDesc, loc: Loc) -> f64 {
     let own = desc
         .latencies
         .iter()
-        .filter(|l| l.from == Endpoint::Loc(loc) && l.via != LatVia::Memory)
+        .filter(|l| names(l.from, loc) && l.via != LatVia::Memory)
         .map(|l| l.cycles)
         .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))));
     own.map_or(0.0, |o| (longest - o).max(0.0))
@@ -143,4 +160,59 @@ pub fn check_ports(program: &SimProgram, machine: &SimMachine) -> bool {
         .iter()
         .flat_map(|i| &i.uops)
         .all(|m| m.0 & !all == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::{OpLatency, Variant};
+    use iced_x86::Register;
+
+    fn desc(latencies: Vec<OpLatency>, max: f64) -> InstrDesc {
+        InstrDesc {
+            string: String::new(),
+            iform: String::new(),
+            variant: Variant::Plain,
+            uops: 1,
+            port_groups: vec![],
+            fused_uops: None,
+            uops_mite: None,
+            uops_ms: None,
+            div_cycles: None,
+            macro_fusible_with: vec![],
+            throughput: None,
+            latencies,
+            max_latency: max,
+        }
+    }
+
+    fn lat(from: Endpoint, via: LatVia, to: Endpoint, cycles: f64) -> OpLatency {
+        OpLatency {
+            from,
+            via,
+            to,
+            cycles,
+            upper_bound: false,
+        }
+    }
+
+    /// `add ecx, [rdi+r8*4]` chained through ecx: 1 cycle, not the 6 of the load path;
+    /// the high-8 part (ch) uses rcx's latencies (bounds helper's finding).
+    #[test]
+    fn load_op_chain_through_the_register_and_its_high8_part() {
+        let rcx = Loc::Reg(Register::RCX);
+        let rdi = Loc::Reg(Register::RDI);
+        let add = desc(
+            vec![
+                lat(Endpoint::Loc(rcx), LatVia::Value, Endpoint::Loc(rcx), 1.0),
+                lat(Endpoint::Loc(rdi), LatVia::Address, Endpoint::Loc(rcx), 6.0),
+            ],
+            6.0,
+        );
+        assert_eq!(edge_offset(&add, &add, rcx), 1);
+        assert_eq!(edge_offset(&add, &add, Loc::High8(Register::RCX)), 1);
+        // A consumer reading rdi for its address needs it at the start.
+        let producer_of_rdi = desc(vec![], 1.0);
+        assert_eq!(edge_offset(&producer_of_rdi, &add, rdi), 1);
+    }
 }

@@ -329,7 +329,7 @@ mod rows {
         assert!(b.chain.is_none());
         assert_eq!(b.predicted, Some(0.0));
         assert_eq!(b.bottleneck, None);
-        let t = text::render_text(&b, &skl);
+        let t = text::render_text(&b, &skl.name);
         assert!(t.contains("Cycles/iter"));
     }
 

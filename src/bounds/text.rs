@@ -3,7 +3,6 @@
 use comfy_table::{presets::ASCII_MARKDOWN, ContentArrangement, Table};
 
 use super::{fmt_lines, fmt_num, BoundRow, Bounds, RowState};
-use crate::uarch::MicroArch;
 
 fn cycles_cell(r: &BoundRow, predicted: Option<f64>) -> String {
     match (r.cycles, r.state) {
@@ -42,19 +41,16 @@ fn detail_cell(r: &BoundRow) -> String {
 
 /// The bottleneck table with a headline: Limit, Cycles/iter (and % of the prediction),
 /// Binds, Inputs/detail.
-pub fn render_text(bounds: &Bounds, arch: &MicroArch) -> String {
+pub fn render_text(bounds: &Bounds, arch: &str) -> String {
     let mut out = String::new();
     match (bounds.predicted, bounds.bottleneck) {
         (Some(p), Some(b)) => out.push_str(&format!(
             "Bottleneck analysis ({}): at least {} cycles per iteration, bound by {}\n",
-            arch.name,
+            arch,
             fmt_num(p),
             b.label().to_lowercase()
         )),
-        _ => out.push_str(&format!(
-            "Bottleneck analysis ({}): no bound known\n",
-            arch.name
-        )),
+        _ => out.push_str(&format!("Bottleneck analysis ({}): no bound known\n", arch)),
     }
     let mut t = Table::new();
     t.load_preset(ASCII_MARKDOWN)

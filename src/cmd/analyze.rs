@@ -9,8 +9,7 @@ use suaca::db::{InstrDb, InstrDesc};
 use suaca::ir::{Instr, Region};
 use suaca::report::model::{Report, SCHEMA_VERSION};
 use suaca::report::text::{render, TextOptions};
-use suaca::sim::{SimMachine, SimOptions, WhatIf};
-use suaca::uarch::MicroArch;
+use suaca::sim::{SimOptions, WhatIf};
 use suaca::{cfg, dataset, decode, deps, input, uarch};
 
 use super::env;
@@ -69,7 +68,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         eprintln!("suaca: warning: {w}");
     }
     let db = InstrDb::new(data.records(), &arch.name, |g| arch.port_mask(g));
-    let machine = machine_of(&arch);
+    let machine = Machine::of(&arch);
     let opts = AnalysisOptions {
         what_if: WhatIf {
             perfect_frontend: args.perfect_frontend,
@@ -247,19 +246,6 @@ fn list_regions(decoded: &[(Region, Vec<Instr>)]) -> Result<(), Failure> {
     }
     println!("{t}");
     Ok(())
-}
-
-fn machine_of(arch: &MicroArch) -> Machine {
-    Machine {
-        name: arch.name.clone(),
-        sim: SimMachine {
-            issue_width: arch.issue_width,
-            scheduler_size: arch.rs_size.unwrap_or(arch.issue_width * 16),
-            port_count: arch.ports.len(),
-            divider_port: arch.divider_port(),
-        },
-        port_names: arch.ports.iter().map(|p| p.name.clone()).collect(),
-    }
 }
 
 /// `-cfg`/`-dg`: DOT files, written atomically; with several regions, `name-N.dot`.

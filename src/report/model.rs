@@ -139,6 +139,8 @@ pub struct RegionReport {
     pub detail: Option<DetailReport>,
     /// `-b`.
     pub branches: Option<BranchReport>,
+    /// The bottleneck table (speed limits, per iteration).
+    pub bounds: crate::bounds::Bounds,
     /// Warnings about this region (unsupported instructions, ...).
     pub warnings: Vec<String>,
 }

@@ -59,6 +59,8 @@ fn render_region(
     render_runs(&region.runs, out)?;
     writeln!(out)?;
     render_table(&region.table, arch, opts, out)?;
+    writeln!(out)?;
+    render_bounds(region, arch, out)?;
     if let Some(detail) = &region.detail {
         writeln!(out)?;
         render_detail(detail, &region.table.ports, out)?;
@@ -74,6 +76,39 @@ fn render_region(
             writeln!(out)?;
             render_side(name, side, arch, opts, out)?;
         }
+    }
+    Ok(())
+}
+
+/// The bottleneck table and how the simulation compares with its largest bound.
+fn render_bounds(region: &RegionReport, arch: &str, out: &mut dyn Write) -> io::Result<()> {
+    let b = &region.bounds;
+    write!(out, "{}", crate::bounds::text::render_text(b, arch))?;
+    let simulated = region.runs.first().map(|r| r.throughput);
+    if let (Some(sim), Some(bound)) = (simulated, b.predicted) {
+        let what = b
+            .bottleneck
+            .map(|k| k.label().to_lowercase())
+            .unwrap_or_default();
+        write!(
+            out,
+            "Simulated: {sim:.2} cycles per iteration; largest bound: {bound:.2} ({what})"
+        )?;
+        if bound > 0.0 && (sim - bound).abs() / bound > 0.02 {
+            if sim > bound {
+                write!(
+                    out,
+                    ". The simulation is slower than every bound: scheduling, latency and \
+                     front-end effects add up beyond any single limit"
+                )?;
+            } else {
+                write!(
+                    out,
+                    ". The simulation is faster than this bound: it does not model that limit"
+                )?;
+            }
+        }
+        writeln!(out)?;
     }
     Ok(())
 }
