@@ -164,11 +164,16 @@ impl InstrDb {
                 continue;
             };
             known_iclass = true;
-            let fits: Vec<usize> = idx
-                .iter()
-                .copied()
-                .filter(|&i| matcher::agrees(&self.forms[i], instr, &ops))
-                .collect();
+            let fit = |strict| -> Vec<usize> {
+                idx.iter()
+                    .copied()
+                    .filter(|&i| matcher::agrees(&self.forms[i], instr, &ops, strict))
+                    .collect()
+            };
+            let mut fits = fit(true);
+            if fits.is_empty() {
+                fits = fit(false);
+            }
             if fits.is_empty() {
                 continue;
             }

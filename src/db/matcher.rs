@@ -184,12 +184,12 @@ pub(crate) fn agen_form(instr: &Instruction) -> String {
     parts.join("_")
 }
 
-fn operand_agrees(instr: &Instruction, form_op: &OpClass, op: IcedOp) -> bool {
+fn operand_agrees(instr: &Instruction, form_op: &OpClass, op: IcedOp, strict: bool) -> bool {
     match (form_op, op) {
         (OpClass::Reg { regs, .. }, IcedOp::Reg(r)) => regs.contains(&r),
         (OpClass::Mem { bits, .. }, IcedOp::Mem) => {
             let size = instr.memory_size().size() as u32 * 8;
-            bits.is_none_or(|b| size == 0 || b == size)
+            !strict || bits.is_none_or(|b| size == 0 || b == size)
         }
         (OpClass::Agen, IcedOp::Mem) => true,
         (OpClass::Imm { bits, value }, IcedOp::Imm { bits: b, value: v }) => {
@@ -200,8 +200,9 @@ fn operand_agrees(instr: &Instruction, form_op: &OpClass, op: IcedOp) -> bool {
     }
 }
 
-/// Hard filter: can `form` be `instr` at all?
-pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> bool {
+/// Hard filter: can `form` be `instr` at all? With `strict` false, memory widths are not
+/// compared: iced and XED disagree on a few (`prefetcht0` is `M8` for iced, `M512` in XED).
+pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp], strict: bool) -> bool {
     if !encoding_agrees(form.encoding, instr.encoding()) {
         return false;
     }
@@ -216,7 +217,7 @@ pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> bool {
         || !explicit
             .iter()
             .zip(ops)
-            .all(|(c, &o)| operand_agrees(instr, c, o))
+            .all(|(c, &o)| operand_agrees(instr, c, o, strict))
     {
         return false;
     }
@@ -252,7 +253,8 @@ pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> bool {
             IcedOp::Reg(r) => Some(*r),
             _ => None,
         });
-        if reg.is_some_and(|r| !rm.contains(&((r.number() & 7) as u8))) {
+        // ModRM.rm holds the low 3 bits of the register's encoding (SPL → 4, R12B → 4).
+        if reg.is_some_and(|r| !rm.contains(&((r.full_register().number() & 7) as u8))) {
             return false;
         }
     }
