@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::uopsxml::{ArchFilter, InstrReader, InstrRecord};
+use crate::uopsxml::{ArchFilter, InstrReader};
 
 use super::{DataSource, DatasetError};
 
@@ -134,12 +134,76 @@ fn suaca_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-/// Reads one index file and checks it against `key`/`arch`; returns the payload bytes.
-fn probe_file(path: &Path, key: &SourceKey, arch: &str) -> Probe<(u32, Vec<u8>)> {
+/// An arch's encoded records inside a buffer: from `start`, `count + 1` little-endian u32
+/// offsets (relative to the end of that table), then `count` postcard records.
+pub(crate) struct Payload {
+    pub bytes: Vec<u8>,
+    pub start: usize,
+    pub count: u32,
+}
+
+impl Payload {
+    /// Splits the offset table: the byte range of each record in `bytes`.
+    pub fn spans(&self) -> Result<Vec<(usize, usize)>, String> {
+        let n = self.count as usize;
+        let table_len = (n + 1)
+            .checked_mul(4)
+            .ok_or_else(|| "record count overflows".to_string())?;
+        let data = self.bytes.get(self.start..).unwrap_or(&[]);
+        if data.len() < table_len {
+            return Err("offset table cut short".into());
+        }
+        let base = self.start + table_len;
+        let off = |i: usize| {
+            let b = &data[i * 4..i * 4 + 4];
+            u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
+        };
+        let mut spans = Vec::with_capacity(n);
+        for i in 0..n {
+            let (a, b) = (off(i), off(i + 1));
+            if a > b || base + b > self.bytes.len() {
+                return Err(format!("bad offsets for record {i}"));
+            }
+            spans.push((base + a, base + b));
+        }
+        if base + off(n) != self.bytes.len() {
+            return Err("trailing bytes after the records".into());
+        }
+        Ok(spans)
+    }
+}
+
+/// Per-arch encoder used while building.
+#[derive(Default)]
+struct Enc {
+    offsets: Vec<u32>,
+    recs: Vec<u8>,
+}
+
+impl Enc {
+    fn finish(self) -> Payload {
+        let count = self.offsets.len() as u32;
+        let mut bytes = Vec::with_capacity((self.offsets.len() + 1) * 4 + self.recs.len());
+        for o in &self.offsets {
+            bytes.extend_from_slice(&o.to_le_bytes());
+        }
+        bytes.extend_from_slice(&(self.recs.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&self.recs);
+        Payload {
+            bytes,
+            start: 0,
+            count,
+        }
+    }
+}
+
+/// Reads one index file and checks it against `key`/`arch`.
+fn probe_file(path: &Path, key: &SourceKey, arch: &str) -> Probe<Payload> {
     let bytes = match fs::read(path) {
         Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Probe::Missing,
-        Err(e) => return Probe::Corrupt(format!("unreadable: {e}")),
+        // Not there, or the cache path is unusable: building will tell (and warn) if the
+        // cache cannot be written.
+        Err(_) => return Probe::Missing,
     };
     let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
         return Probe::Corrupt("bad magic".into());
@@ -164,7 +228,8 @@ fn probe_file(path: &Path, key: &SourceKey, arch: &str) -> Probe<(u32, Vec<u8>)>
     if header.arch != arch {
         return Probe::Corrupt(format!("holds arch `{}`", header.arch));
     }
-    let payload = &rest[hlen..];
+    let start = MAGIC.len() + 4 + hlen;
+    let payload = &bytes[start..];
     if payload.len() as u64 != header.payload_len {
         return Probe::Corrupt(format!(
             "payload is {} bytes, header says {}",
@@ -175,41 +240,22 @@ fn probe_file(path: &Path, key: &SourceKey, arch: &str) -> Probe<(u32, Vec<u8>)>
     if checksum(payload) != header.checksum {
         return Probe::Corrupt("checksum mismatch".into());
     }
-    Probe::Fresh((header.count, payload.to_vec()))
+    Probe::Fresh(Payload {
+        bytes,
+        start,
+        count: header.count,
+    })
 }
 
-/// Decodes `count` records from a payload.
-pub(crate) fn decode_records(count: u32, mut payload: &[u8]) -> Result<Vec<InstrRecord>, String> {
-    let mut out = Vec::with_capacity(count as usize);
-    for _ in 0..count {
-        let (rec, rest) = postcard::take_from_bytes::<InstrRecord>(payload)
-            .map_err(|e| format!("record {}: {e}", out.len()))?;
-        out.push(rec);
-        payload = rest;
-    }
-    if !payload.is_empty() {
-        return Err(format!("{} trailing bytes", payload.len()));
-    }
-    Ok(out)
-}
-
-/// The records of `arch` from a fresh index file.
-pub(crate) fn probe_arch(dir: &Path, key: &SourceKey, arch: &str) -> Probe<Vec<InstrRecord>> {
-    match probe_file(&arch_file(dir, arch), key, arch) {
-        Probe::Fresh((count, payload)) => match decode_records(count, &payload) {
-            Ok(recs) => Probe::Fresh(recs),
-            Err(e) => Probe::Corrupt(e),
-        },
-        Probe::Missing => Probe::Missing,
-        Probe::Stale => Probe::Stale,
-        Probe::Corrupt(e) => Probe::Corrupt(e),
-    }
+/// The encoded records of `arch` from a fresh index file (decoded lazily by `ArchData`).
+pub(crate) fn probe_arch(dir: &Path, key: &SourceKey, arch: &str) -> Probe<Payload> {
+    probe_file(&arch_file(dir, arch), key, arch)
 }
 
 /// The arch list of a fresh manifest.
 pub(crate) fn probe_manifest(dir: &Path, key: &SourceKey) -> Probe<BTreeMap<String, u32>> {
     match probe_file(&dir.join(MANIFEST), key, "") {
-        Probe::Fresh((_, payload)) => match postcard::from_bytes(&payload) {
+        Probe::Fresh(p) => match postcard::from_bytes(&p.bytes[p.start..]) {
             Ok(m) => Probe::Fresh(m),
             Err(e) => Probe::Corrupt(e.to_string()),
         },
@@ -221,15 +267,15 @@ pub(crate) fn probe_manifest(dir: &Path, key: &SourceKey) -> Probe<BTreeMap<Stri
 
 /// Everything one pass over the XML produced.
 pub(crate) struct Built {
-    /// arch → (record count, payload).
-    pub archs: BTreeMap<String, (u32, Vec<u8>)>,
+    /// arch → encoded records.
+    pub archs: BTreeMap<String, Payload>,
 }
 
 impl Built {
     pub fn manifest(&self) -> BTreeMap<String, u32> {
         self.archs
             .iter()
-            .map(|(a, (n, _))| (a.clone(), *n))
+            .map(|(a, p)| (a.clone(), p.count))
             .collect()
     }
 }
@@ -237,7 +283,7 @@ impl Built {
 /// Parses the source once and encodes every arch's records.
 pub(crate) fn build(source: &DataSource) -> Result<Built, DatasetError> {
     let (reader, name) = super::open_source(source)?;
-    let mut archs: BTreeMap<String, (u32, Vec<u8>)> = BTreeMap::new();
+    let mut archs: BTreeMap<String, Enc> = BTreeMap::new();
     for rec in InstrReader::new(reader, &name, ArchFilter::All) {
         let mut rec = rec?;
         let all = std::mem::take(&mut rec.archs);
@@ -246,25 +292,33 @@ pub(crate) fn build(source: &DataSource) -> Result<Built, DatasetError> {
             if a.measurement.is_none() {
                 continue;
             }
-            let entry = archs.entry(a.name.clone()).or_default();
+            let enc = archs.entry(a.name.clone()).or_default();
             rec.archs = vec![a];
-            entry.1 = postcard::to_extend(&rec, std::mem::take(&mut entry.1)).map_err(|e| {
+            enc.offsets.push(enc.recs.len() as u32);
+            enc.recs = postcard::to_extend(&rec, std::mem::take(&mut enc.recs)).map_err(|e| {
                 DatasetError::Encode {
                     detail: e.to_string(),
                 }
             })?;
-            entry.0 += 1;
         }
     }
-    Ok(Built { archs })
+    Ok(Built {
+        archs: archs.into_iter().map(|(a, e)| (a, e.finish())).collect(),
+    })
 }
 
 /// Writes all index files of `built` into `dir` (each atomically), then the manifest; removes
 /// arch files the source no longer has.
 pub(crate) fn write_all(dir: &Path, key: &SourceKey, built: &Built) -> io::Result<()> {
     fs::create_dir_all(dir)?;
-    for (arch, (count, payload)) in &built.archs {
-        write_file(&arch_file(dir, arch), key, arch, *count, payload)?;
+    for (arch, p) in &built.archs {
+        write_file(
+            &arch_file(dir, arch),
+            key,
+            arch,
+            p.count,
+            &p.bytes[p.start..],
+        )?;
     }
     let manifest = built.manifest();
     let payload = postcard::to_allocvec(&manifest).map_err(io::Error::other)?;

@@ -112,8 +112,8 @@ pub enum XmlError {
         name: String,
         /// Start of the element.
         pos: Pos,
-        /// Element/instruction/arch.
-        ctx: AttrContext,
+        /// Element/instruction/arch (boxed to keep `Result`s small).
+        ctx: Box<AttrContext>,
         /// Attribute name.
         attr: String,
         /// The value found.
@@ -128,8 +128,8 @@ pub enum XmlError {
         name: String,
         /// Start of the element.
         pos: Pos,
-        /// Element/instruction/arch.
-        ctx: AttrContext,
+        /// Element/instruction/arch (boxed to keep `Result`s small).
+        ctx: Box<AttrContext>,
         /// Attribute name.
         attr: String,
     },

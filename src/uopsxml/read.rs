@@ -409,11 +409,11 @@ impl<R: BufRead> InstrReader<R> {
             return Err(XmlError::MissingAttr {
                 name: self.name.clone(),
                 pos,
-                ctx: AttrContext {
+                ctx: Box::new(AttrContext {
                     element: "instruction".into(),
                     instruction: (!rec.iform.is_empty()).then(|| rec.iform.clone()),
                     arch: None,
-                },
+                }),
                 attr: "string".into(),
             });
         }
@@ -452,18 +452,18 @@ impl<R: BufRead> InstrReader<R> {
         Ok(Some(rec))
     }
 
-    fn ctx(&self, element: &str, instr: &str, arch: Option<&str>) -> AttrContext {
-        AttrContext {
+    fn ctx(&self, element: &str, instr: &str, arch: Option<&str>) -> Box<AttrContext> {
+        Box::new(AttrContext {
             element: element.to_string(),
             instruction: Some(instr.to_string()),
             arch: arch.map(str::to_string),
-        }
+        })
     }
 
     fn bad(
         &self,
         pos: Pos,
-        ctx: AttrContext,
+        ctx: Box<AttrContext>,
         attr: &str,
         value: &str,
         expected: impl Into<String>,
