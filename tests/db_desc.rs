@@ -184,3 +184,11 @@ fn locked_throughput_from_tp_unrolled() {
     assert_eq!((d.uops, d.fused_uops, d.uops_ms), (7, Some(8), Some(8)));
     assert_eq!(d.port_groups.iter().map(|g| g.count).sum::<u32>(), 9);
 }
+
+#[test]
+fn suppressed_operand_iced_lists_explicitly() {
+    let d = describe(&[0xab]); // stosd: eax is iced's operand 1, XED's suppressed REG0
+    let l = d.latencies.first().expect("one latency");
+    assert_eq!((l.from, l.cycles), (reg(RAX), 4.0));
+    assert!(matches!(l.to, Endpoint::Mem(_)));
+}

@@ -305,6 +305,23 @@ const CASES: &[(&[u8], &str, &str, Variant)] = &[
         "VADDPD (ZMM, K, ZMM, M64_1to8)",
         Plain,
     ),
+    // Operands iced lists but XED suppresses.
+    (&[0xab], "stosd", "STOSD", Plain),
+    (&[0xd9, 0xc9], "fxch st(1)", "FXCH (ST0, ST(0), ST)", Plain),
+    (&[0xd7], "xlatb", "XLAT", Plain),
+    // A register the uops.info list leaves out (K0 as a mask destination).
+    (
+        &[0x62, 0xf2, 0x76, 0x29, 0x26, 0xc2],
+        "vptestnmb k0{k1}, ymm1, ymm2",
+        "VPTESTNMB (K, K, YMM, YMM)",
+        Plain,
+    ),
+    (
+        &[0x62, 0xf2, 0x76, 0x29, 0x26, 0xd2],
+        "vptestnmb k2{k1}, ymm1, ymm2",
+        "VPTESTNMB (K, K, YMM, YMM)",
+        Plain,
+    ),
 ];
 
 #[test]

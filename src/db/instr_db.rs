@@ -179,7 +179,7 @@ impl InstrDb {
             }
             let scores: Vec<u32> = fits
                 .iter()
-                .map(|&i| matcher::score(&self.forms[i], instr))
+                .map(|&i| matcher::score(&self.forms[i], instr, &ops))
                 .collect();
             let best = scores.iter().copied().max().unwrap_or(0);
             let top: Vec<usize> = fits

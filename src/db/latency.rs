@@ -13,7 +13,7 @@ use iced_x86::Register;
 
 use super::desc::{Endpoint, LatVia, OpLatency, Variant};
 use super::form::{Form, FormOp, OpClass};
-use super::matcher::iced_operands;
+use super::matcher::{alignment, iced_operands, IcedOp};
 use crate::ir::{FlagSet, Instr, Loc, MemOperand};
 use crate::uopsxml::{LatValue, Latency};
 
@@ -62,17 +62,14 @@ fn mem_site(n: Option<usize>, m: Option<&MemOperand>, instr: &Instr) -> Site {
 
 fn sites(form: &Form, instr: &Instr) -> Vec<(u32, Site)> {
     let operands = iced_operands(&instr.iced);
-    let mut explicit = operands.iter();
+    let ops: Vec<IcedOp> = operands.iter().map(|(_, o)| *o).collect();
+    let alignment = alignment(form, &instr.iced, &ops).unwrap_or_default();
     let mut implicit_mem_used: Vec<usize> = Vec::new();
     let mut out = Vec::new();
-    for op in &form.ops {
-        let site = if op.is_explicit() {
-            let Some(&(i, _)) = explicit.next() else {
-                break;
-            };
-            explicit_site(op, i, instr)
-        } else {
-            implicit_site(op, instr, &mut implicit_mem_used)
+    for (fi, op) in form.ops.iter().enumerate() {
+        let site = match alignment.get(fi).copied().flatten() {
+            Some(ii) => explicit_site(op, operands[ii].0, instr),
+            None => implicit_site(op, instr, &mut implicit_mem_used),
         };
         out.push((op.idx, site));
     }
