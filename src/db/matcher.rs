@@ -6,13 +6,19 @@
 //!
 //! Matching runs in three steps:
 //! 1. candidate iclasses from the mnemonic and LOCK/REP prefixes (`names`);
-//! 2. hard filters: the explicit operands (iced order = XED order, Intel syntax) must agree
-//!    in kind, register (the form's register list), memory/immediate/branch width and fixed
-//!    immediate value, and the form's attributes must agree with the encoding (legacy / VEX /
-//!    EVEX), write mask, zeroing, broadcast, SAE/rounding, `rm`, `agen`, `rep`;
-//! 3. preferences among the survivors: the iform's opcode (`_01` vs `_03`, `_D1r4` vs
-//!    `_C1r4`), `eosz`, and whether a register is fixed by the opcode (`ADD (RAX, I32)` is
-//!    `05 id`, `ADD (R64, I32)` is `81 /0 id`). A tie that remains is reported as ambiguous.
+//! 2. hard filters: the operands iced lists (Intel order, destination first; the EVEX write
+//!    mask apart) are aligned with the form's operands: every explicit form operand takes one
+//!    in order, a suppressed one may take one (iced lists the `st0` of x87 arithmetic, the
+//!    `eax` of `stosd`); each pair must agree in kind, register (the form's register list),
+//!    memory/immediate/branch width and fixed immediate value; and the form's attributes
+//!    must agree with the encoding (legacy / VEX / EVEX), write mask, zeroing, broadcast,
+//!    SAE/rounding, `immzero`, `rm`, `agen`, `rep`. When no form passes, the filter is
+//!    retried without memory widths and with register lists read as register classes
+//!    (iced and XED disagree on `prefetcht0`'s width; uops.info lists leave `K0` out);
+//! 3. preferences among the survivors: a one-to-one operand alignment, the iform's opcode
+//!    (`_01` vs `_03`, `_D1r4` vs `_C1r4`), `eosz`, and whether a register is fixed by the
+//!    opcode (`ADD (RAX, I32)` is `05 id`, `ADD (R64, I32)` is `81 /0 id`). A tie that
+//!    remains is reported as ambiguous.
 
 use iced_x86::{EncodingKind, Instruction, OpCodeOperandKind, OpCodeTableKind, OpKind, Register};
 use thiserror::Error;
@@ -130,7 +136,10 @@ fn token(instr: &Instruction, op: IcedOp) -> String {
         IcedOp::Reg(r) if r.is_zmm() => "ZMM".into(),
         IcedOp::Reg(r) if r.is_k() => "K".into(),
         IcedOp::Reg(r) => format!("{r:?}"),
-        IcedOp::Mem => format!("M{}", instr.memory_size().size() * 8),
+        IcedOp::Mem => match instr.memory_size().size() {
+            0 => "M".into(), // lea, xsave...: no access size
+            n => format!("M{}", n * 8),
+        },
         IcedOp::Imm { bits, .. } => format!("I{bits}"),
         IcedOp::Rel { bits } => format!("Rel{bits}"),
         IcedOp::Other => "?".into(),
@@ -208,8 +217,7 @@ fn operand_agrees(instr: &Instruction, form_op: &OpClass, op: IcedOp, strict: bo
         // Relaxed: uops.info leaves some registers out of its lists (`K0` as a destination);
         // a fixed register (a list of one) stays fixed.
         (OpClass::Reg { regs, .. }, IcedOp::Reg(r)) => {
-            regs.contains(&r)
-                || !strict && regs.len() > 1 && regs.iter().all(|x| same_class(*x, r))
+            regs.contains(&r) || !strict && regs.len() > 1 && regs.iter().all(|x| same_class(*x, r))
         }
         (OpClass::Mem { bits, .. }, IcedOp::Mem) => {
             let size = instr.memory_size().size() as u32 * 8;
