@@ -1,9 +1,13 @@
 //! The per-arch binary index cache of an `instructions.xml`.
 //!
+//! Owns: the on-disk index format (`INDEX_FORMAT`), source identity, atomic writes, the build
+//! lock. Must not touch: the XML schema (it stores `uopsxml` records as they are).
+//!
 //! Layout: `<cache>/uops-index/<16 hex of the source id>/` holds one `<ARCH>.bin` per arch and a
 //! `archs.bin` manifest (arch → instruction count). Every file is
-//! `MAGIC | u32 header length | postcard header | payload`, the payload being `count`
-//! postcard-encoded `InstrRecord`s (each with only that arch's `<architecture>`). The header
+//! `MAGIC | u32 header length | postcard header | payload`, the payload being a table of
+//! `count + 1` u32 offsets and then `count` postcard-encoded `InstrRecord`s (each with only
+//! that arch's `<architecture>`), so single records decode on demand. The header
 //! carries the format version, suaca's version, the source identity and a payload checksum,
 //! so a stale or damaged file is detected and rebuilt, never trusted.
 //!

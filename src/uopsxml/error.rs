@@ -1,4 +1,7 @@
 //! Errors of the XML reader, with the file and position they refer to.
+//!
+//! Owns: `XmlError`, `Pos`, `AttrContext`. Must not touch: recovery (the reader stops at the
+//! first error; callers decide). Lines are counted from the newlines the parser consumed.
 
 use std::fmt;
 use std::path::PathBuf;
