@@ -107,7 +107,25 @@ fn make_static(
 impl InstrDb {
     /// Builds the database of `arch` (uops.info name, e.g. `SKL`) from `records` (all
     /// variants; those without a measurement for `arch` still match, as [`NoMatch::NoData`]).
-    /// `ports` maps a port group (`p015`) to the arch's simulated ports.
+    /// `ports` maps a port group (`p015`) to the arch's simulated ports. Everything that does
+    /// not depend on the concrete registers (operand classes, port masks, µop counts) is
+    /// computed here, once per variant.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use suaca::uopsxml::{read_file, ArchFilter};
+    /// let records = read_file("instructions.xml".as_ref(), &ArchFilter::All)?;
+    /// let skl = suaca::uarch::load("SKL")?;
+    /// let db = suaca::db::InstrDb::new(&records, "SKL", |g| skl.port_mask(g));
+    /// for instr in suaca::decode::decode_bytes(&[0x48, 0x01, 0xd8], 0)? {
+    ///     match db.describe(&instr) {
+    ///         Ok(desc) => println!("{}: {} uops", desc.string, desc.uops),
+    ///         Err(why) => println!("X ({why})"),
+    ///     }
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn new<'r>(
         records: impl IntoIterator<Item = &'r InstrRecord>,
         arch: &str,
@@ -164,17 +182,22 @@ impl InstrDb {
                 continue;
             };
             known_iclass = true;
-            let fits: Vec<usize> = idx
-                .iter()
-                .copied()
-                .filter(|&i| matcher::agrees(&self.forms[i], instr, &ops))
-                .collect();
+            let fit = |strict| -> Vec<usize> {
+                idx.iter()
+                    .copied()
+                    .filter(|&i| matcher::agrees(&self.forms[i], instr, &ops, strict))
+                    .collect()
+            };
+            let mut fits = fit(true);
+            if fits.is_empty() {
+                fits = fit(false);
+            }
             if fits.is_empty() {
                 continue;
             }
             let scores: Vec<u32> = fits
                 .iter()
-                .map(|&i| matcher::score(&self.forms[i], instr))
+                .map(|&i| matcher::score(&self.forms[i], instr, &ops))
                 .collect();
             let best = scores.iter().copied().max().unwrap_or(0);
             let top: Vec<usize> = fits

@@ -13,7 +13,7 @@ use iced_x86::Register;
 
 use super::desc::{Endpoint, LatVia, OpLatency, Variant};
 use super::form::{Form, FormOp, OpClass};
-use super::matcher::iced_operands;
+use super::matcher::{alignment, iced_operands, IcedOp};
 use crate::ir::{FlagSet, Instr, Loc, MemOperand};
 use crate::uopsxml::{LatValue, Latency};
 
@@ -62,17 +62,14 @@ fn mem_site(n: Option<usize>, m: Option<&MemOperand>, instr: &Instr) -> Site {
 
 fn sites(form: &Form, instr: &Instr) -> Vec<(u32, Site)> {
     let operands = iced_operands(&instr.iced);
-    let mut explicit = operands.iter();
+    let ops: Vec<IcedOp> = operands.iter().map(|(_, o)| *o).collect();
+    let alignment = alignment(form, &instr.iced, &ops).unwrap_or_default();
     let mut implicit_mem_used: Vec<usize> = Vec::new();
     let mut out = Vec::new();
-    for op in &form.ops {
-        let site = if op.is_explicit() {
-            let Some(&(i, _)) = explicit.next() else {
-                break;
-            };
-            explicit_site(op, i, instr)
-        } else {
-            implicit_site(op, instr, &mut implicit_mem_used)
+    for (fi, op) in form.ops.iter().enumerate() {
+        let site = match alignment.get(fi).copied().flatten() {
+            Some(ii) => explicit_site(op, operands[ii].0, instr),
+            None => implicit_site(op, instr, &mut implicit_mem_used),
         };
         out.push((op.idx, site));
     }
@@ -168,44 +165,68 @@ pub(crate) fn resolve(
 ) -> Vec<OpLatency> {
     let sites = sites(form, instr);
     let site = |idx: u32| sites.iter().find(|(i, _)| *i == idx).map(|(_, s)| s);
-    let mut out = Vec::new();
+    // (latency, came from a `cycles_same_reg` value)
+    let mut out: Vec<(OpLatency, bool)> = Vec::new();
     for lat in lats {
         let (Some(from), Some(to)) = (site(lat.start_op), site(lat.target_op)) else {
             continue;
         };
         for target in outputs(to) {
-            let mut push = |from: Endpoint, via: LatVia, v: LatValue| {
-                out.push(OpLatency {
+            let mut push = |from: Endpoint, via: LatVia, v: LatValue, same_reg: bool| {
+                let lat = OpLatency {
                     from,
                     via,
                     to: target,
                     cycles: v.min,
                     upper_bound: v.upper_bound,
-                })
+                };
+                out.push((lat, same_reg));
             };
             for loc in value_inputs(from) {
                 let same = variant == Variant::SameReg || Endpoint::Loc(loc) == target;
-                let v = if same {
-                    lat.cycles_same_reg.or(lat.cycles)
-                } else {
-                    lat.cycles
-                };
-                if let Some(v) = v {
-                    push(Endpoint::Loc(loc), LatVia::Value, v);
+                match (same, lat.cycles_same_reg, lat.cycles) {
+                    (true, Some(v), _) => push(Endpoint::Loc(loc), LatVia::Value, v, true),
+                    (_, _, Some(v)) => push(Endpoint::Loc(loc), LatVia::Value, v, false),
+                    _ => {}
                 }
             }
             if let Some(n) = from.mem {
                 if let Some(v) = lat.cycles_mem.or(lat.cycles) {
-                    push(Endpoint::Mem(n), LatVia::Memory, v);
+                    push(Endpoint::Mem(n), LatVia::Memory, v, false);
                 }
             }
             if let (Some(b), Some(v)) = (from.base, lat.cycles_addr) {
-                push(Endpoint::Loc(b), LatVia::Address, v);
+                push(Endpoint::Loc(b), LatVia::Address, v, false);
             }
             if let (Some(i), Some(v)) = (from.index, lat.cycles_addr_index.or(lat.cycles_addr)) {
-                push(Endpoint::Loc(i), LatVia::AddressIndex, v);
+                push(Endpoint::Loc(i), LatVia::AddressIndex, v, false);
             }
         }
     }
-    out
+    dedup(out)
+}
+
+/// One latency per (from, via, to). Two operands can resolve to the same pair (`xor rax,
+/// rax`: 1→1 and 2→1); a same-register value describes that case and wins, otherwise the
+/// larger value is kept.
+fn dedup(all: Vec<(OpLatency, bool)>) -> Vec<OpLatency> {
+    let mut out: Vec<(OpLatency, bool)> = Vec::with_capacity(all.len());
+    for (lat, same) in all {
+        let key = |l: &OpLatency| (l.from, l.via, l.to);
+        match out.iter_mut().find(|(l, _)| key(l) == key(&lat)) {
+            None => out.push((lat, same)),
+            Some((kept, kept_same)) => {
+                let better = match (same, *kept_same) {
+                    (true, false) => true,
+                    (false, true) => false,
+                    _ => lat.cycles > kept.cycles,
+                };
+                if better {
+                    *kept = lat;
+                    *kept_same = same;
+                }
+            }
+        }
+    }
+    out.into_iter().map(|(l, _)| l).collect()
 }

@@ -6,13 +6,19 @@
 //!
 //! Matching runs in three steps:
 //! 1. candidate iclasses from the mnemonic and LOCK/REP prefixes (`names`);
-//! 2. hard filters: the explicit operands (iced order = XED order, Intel syntax) must agree
-//!    in kind, register (the form's register list), memory/immediate/branch width and fixed
-//!    immediate value, and the form's attributes must agree with the encoding (legacy / VEX /
-//!    EVEX), write mask, zeroing, broadcast, SAE/rounding, `rm`, `agen`, `rep`;
-//! 3. preferences among the survivors: the iform's opcode (`_01` vs `_03`, `_D1r4` vs
-//!    `_C1r4`), `eosz`, and whether a register is fixed by the opcode (`ADD (RAX, I32)` is
-//!    `05 id`, `ADD (R64, I32)` is `81 /0 id`). A tie that remains is reported as ambiguous.
+//! 2. hard filters: the operands iced lists (Intel order, destination first; the EVEX write
+//!    mask apart) are aligned with the form's operands: every explicit form operand takes one
+//!    in order, a suppressed one may take one (iced lists the `st0` of x87 arithmetic, the
+//!    `eax` of `stosd`); each pair must agree in kind, register (the form's register list),
+//!    memory/immediate/branch width and fixed immediate value; and the form's attributes
+//!    must agree with the encoding (legacy / VEX / EVEX), write mask, zeroing, broadcast,
+//!    SAE/rounding, `immzero`, `rm`, `agen`, `rep`. When no form passes, the filter is
+//!    retried without memory widths and with register lists read as register classes
+//!    (iced and XED disagree on `prefetcht0`'s width; uops.info lists leave `K0` out);
+//! 3. preferences among the survivors: a one-to-one operand alignment, the iform's opcode
+//!    (`_01` vs `_03`, `_D1r4` vs `_C1r4`), `eosz`, and whether a register is fixed by the
+//!    opcode (`ADD (RAX, I32)` is `05 id`, `ADD (R64, I32)` is `81 /0 id`). A tie that
+//!    remains is reported as ambiguous.
 
 use iced_x86::{EncodingKind, Instruction, OpCodeOperandKind, OpCodeTableKind, OpKind, Register};
 use thiserror::Error;
@@ -130,7 +136,10 @@ fn token(instr: &Instruction, op: IcedOp) -> String {
         IcedOp::Reg(r) if r.is_zmm() => "ZMM".into(),
         IcedOp::Reg(r) if r.is_k() => "K".into(),
         IcedOp::Reg(r) => format!("{r:?}"),
-        IcedOp::Mem => format!("M{}", instr.memory_size().size() * 8),
+        IcedOp::Mem => match instr.memory_size().size() {
+            0 => "M".into(), // lea, xsave...: no access size
+            n => format!("M{}", n * 8),
+        },
         IcedOp::Imm { bits, .. } => format!("I{bits}"),
         IcedOp::Rel { bits } => format!("Rel{bits}"),
         IcedOp::Other => "?".into(),
@@ -156,7 +165,7 @@ fn encoding_agrees(form: Encoding, iced: EncodingKind) -> bool {
             | (Encoding::Vex, EncodingKind::VEX)
             | (Encoding::Evex, EncodingKind::EVEX)
             | (Encoding::Xop, EncodingKind::XOP)
-            | (Encoding::D3Now, EncodingKind::D3NOW)
+            | (Encoding::D3Now, EncodingKind::D3NOW | EncodingKind::Legacy)
     )
 }
 
@@ -184,12 +193,35 @@ pub(crate) fn agen_form(instr: &Instruction) -> String {
     parts.join("_")
 }
 
-fn operand_agrees(instr: &Instruction, form_op: &OpClass, op: IcedOp) -> bool {
+/// Whether two registers are of one kind and size, AH..DH apart from the other 8-bit ones.
+fn same_class(a: Register, b: Register) -> bool {
+    let kind = |r: Register| {
+        let high8 = matches!(r, Register::AH | Register::BH | Register::CH | Register::DH);
+        let kinds = [
+            r.is_gpr(),
+            r.is_k(),
+            r.is_vector_register(),
+            r.is_segment_register(),
+        ];
+        (
+            kinds,
+            [r.is_st(), r.is_mm(), r.is_cr(), r.is_dr(), high8],
+            r.size(),
+        )
+    };
+    kind(a) == kind(b)
+}
+
+fn operand_agrees(instr: &Instruction, form_op: &OpClass, op: IcedOp, strict: bool) -> bool {
     match (form_op, op) {
-        (OpClass::Reg { regs, .. }, IcedOp::Reg(r)) => regs.contains(&r),
+        // Relaxed: uops.info leaves some registers out of its lists (`K0` as a destination);
+        // a fixed register (a list of one) stays fixed.
+        (OpClass::Reg { regs, .. }, IcedOp::Reg(r)) => {
+            regs.contains(&r) || !strict && regs.len() > 1 && regs.iter().all(|x| same_class(*x, r))
+        }
         (OpClass::Mem { bits, .. }, IcedOp::Mem) => {
             let size = instr.memory_size().size() as u32 * 8;
-            bits.is_none_or(|b| size == 0 || b == size)
+            !strict || bits.is_none_or(|b| size == 0 || b == size)
         }
         (OpClass::Agen, IcedOp::Mem) => true,
         (OpClass::Imm { bits, value }, IcedOp::Imm { bits: b, value: v }) => {
@@ -200,24 +232,65 @@ fn operand_agrees(instr: &Instruction, form_op: &OpClass, op: IcedOp) -> bool {
     }
 }
 
-/// Hard filter: can `form` be `instr` at all?
-pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> bool {
+/// Which iced operand (index into `ops`) each of `form.ops` is, `None` for operands iced
+/// does not list. Explicit form operands must take the iced operands in order; a suppressed
+/// one may take one too, because iced lists some operands XED suppresses (the `st0` of x87
+/// arithmetic, `eax` of `stosd`, `dx` of `insb`, the memory of `xlatb`). Small backtracking
+/// search: forms have at most a handful of operands.
+pub(crate) fn align(
+    form: &Form,
+    instr: &Instruction,
+    ops: &[IcedOp],
+    strict: bool,
+) -> Option<Vec<Option<usize>>> {
+    fn go(
+        form: &Form,
+        instr: &Instruction,
+        ops: &[IcedOp],
+        strict: bool,
+        (fi, ii): (usize, usize),
+        out: &mut Vec<Option<usize>>,
+    ) -> bool {
+        let Some(op) = form.ops.get(fi) else {
+            return ii == ops.len();
+        };
+        let matchable = matches!(
+            op.class,
+            OpClass::Reg { opmask: false, .. }
+                | OpClass::Mem { .. }
+                | OpClass::Agen
+                | OpClass::Imm { .. }
+                | OpClass::Relbr { .. }
+        );
+        if matchable && ii < ops.len() && operand_agrees(instr, &op.class, ops[ii], strict) {
+            out[fi] = Some(ii);
+            if go(form, instr, ops, strict, (fi + 1, ii + 1), out) {
+                return true;
+            }
+            out[fi] = None;
+        }
+        (!matchable || op.suppressed) && go(form, instr, ops, strict, (fi + 1, ii), out)
+    }
+    let mut out = vec![None; form.ops.len()];
+    go(form, instr, ops, strict, (0, 0), &mut out).then_some(out)
+}
+
+/// Whether the alignment maps exactly the explicit form operands (no suppressed ones).
+fn exact(form: &Form, alignment: &[Option<usize>]) -> bool {
+    form.ops
+        .iter()
+        .zip(alignment)
+        .all(|(o, a)| o.is_explicit() == a.is_some())
+}
+
+/// Hard filter: can `form` be `instr` at all? With `strict` false, memory widths are not
+/// compared: iced and XED disagree on a few (`prefetcht0` is `M8` for iced, `M512` in XED).
+pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp], strict: bool) -> bool {
     if !encoding_agrees(form.encoding, instr.encoding()) {
         return false;
     }
     let masked = instr.op_mask() != Register::None;
-    let explicit: Vec<&OpClass> = form
-        .ops
-        .iter()
-        .filter(|o| o.is_explicit())
-        .map(|o| &o.class)
-        .collect();
-    if explicit.len() != ops.len()
-        || !explicit
-            .iter()
-            .zip(ops)
-            .all(|(c, &o)| operand_agrees(instr, c, o))
-    {
+    if align(form, instr, ops, strict).is_none() {
         return false;
     }
     let has_mask_op = form
@@ -252,7 +325,8 @@ pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> bool {
             IcedOp::Reg(r) => Some(*r),
             _ => None,
         });
-        if reg.is_some_and(|r| !rm.contains(&((r.number() & 7) as u8))) {
+        // ModRM.rm holds the low 3 bits of the register's encoding (SPL → 4, R12B → 4).
+        if reg.is_some_and(|r| !rm.contains(&((r.full_register().number() & 7) as u8))) {
             return false;
         }
     }
@@ -270,9 +344,13 @@ pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> bool {
 }
 
 /// Soft preferences; higher is better.
-pub(crate) fn score(form: &Form, instr: &Instruction) -> u32 {
+pub(crate) fn score(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> u32 {
     let info = instr.op_code();
     let mut score = 0;
+    // Operands line up one to one: the form was written for this operand list.
+    if align(form, instr, ops, false).is_some_and(|a| exact(form, &a)) {
+        score += 8;
+    }
     if let Some(h) = form.opcode {
         let map_ok = !h.map_0f || info.table() == OpCodeTableKind::T0F;
         if (info.op_code() & 0xFF) as u8 == h.byte && map_ok {
@@ -312,7 +390,7 @@ pub(crate) fn variant(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> Varia
     let Some(m) = &form.measurement else {
         return Variant::Plain;
     };
-    if m.same_reg.is_some() && same_reg(form, ops) {
+    if m.same_reg.is_some() && same_reg(form, instr, ops) {
         return Variant::SameReg;
     }
     let has_mem = ops.contains(&IcedOp::Mem);
@@ -322,20 +400,31 @@ pub(crate) fn variant(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> Varia
     Variant::Plain
 }
 
-/// uops.info's same-register measurement: all explicit register operands name one register,
-/// or all the register operands that are read do (`vpxor xmm0, xmm1, xmm1`).
-pub(crate) fn same_reg(form: &Form, ops: &[IcedOp]) -> bool {
-    let explicit: Vec<(bool, Register)> = form
+/// uops.info's same-register measurement: all register operands name one register, or all
+/// the register operands that are read do (`vpxor xmm0, xmm1, xmm1`).
+pub(crate) fn same_reg(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> bool {
+    let Some(alignment) = alignment(form, instr, ops) else {
+        return false;
+    };
+    let regs: Vec<(bool, Register)> = form
         .ops
         .iter()
-        .filter(|o| o.is_explicit())
-        .zip(ops)
-        .filter_map(|(f, o)| match o {
-            IcedOp::Reg(r) => Some((f.read, *r)),
+        .zip(&alignment)
+        .filter_map(|(f, a)| match ops.get((*a)?) {
+            Some(IcedOp::Reg(r)) => Some((f.read, *r)),
             _ => None,
         })
         .collect();
     let all_same = |regs: Vec<Register>| regs.len() >= 2 && regs.iter().all(|r| *r == regs[0]);
-    all_same(explicit.iter().map(|e| e.1).collect())
-        || all_same(explicit.iter().filter(|e| e.0).map(|e| e.1).collect())
+    all_same(regs.iter().map(|e| e.1).collect())
+        || all_same(regs.iter().filter(|e| e.0).map(|e| e.1).collect())
+}
+
+/// [`align`] of an already matched form (memory widths compared if that works).
+pub(crate) fn alignment(
+    form: &Form,
+    instr: &Instruction,
+    ops: &[IcedOp],
+) -> Option<Vec<Option<usize>>> {
+    align(form, instr, ops, true).or_else(|| align(form, instr, ops, false))
 }

@@ -1,0 +1,30 @@
+//! Issue #3 item 4: over the BHive development blocks (SKL, HSW, IVB), ≥ 99.5% of the
+//! instruction occurrences whose uops.info variant has data for the block's arch must match.
+//!
+//! Needs the shared data next to the worktree (`../shared/data`); skips with a note otherwise.
+
+#[path = "../examples/match_coverage/coverage.rs"]
+#[allow(dead_code)]
+mod coverage;
+
+use std::path::Path;
+
+#[test]
+fn bhive_dev_coverage_at_least_99_5_percent() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    let xml = root.join("uops/instructions.xml.zst");
+    let csv = root.join("bhive/bhive_dev.csv");
+    if !xml.exists() || !csv.exists() {
+        eprintln!("skipped: {} or {} is missing", xml.display(), csv.display());
+        return;
+    }
+    let report = coverage::run(&xml, &csv).expect("coverage run");
+    assert_eq!(report.undecodable_blocks, 0);
+    assert!(report.occurrences > 6000, "{report:?}");
+    assert!(
+        report.coverage() >= 0.995,
+        "coverage {:.3}%, failures: {:#?}",
+        100.0 * report.coverage(),
+        coverage::sorted(&report.failures)
+    );
+}
