@@ -2,6 +2,9 @@
 //! user files.
 
 pub mod analyze;
+pub mod completions;
 pub mod data;
 pub mod env;
 pub mod fetch;
+pub mod output;
+pub mod source;
