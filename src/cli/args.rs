@@ -16,7 +16,7 @@ Examples:
   suaca loop.s                         assembly text (GNU as; regions from markers or
                                        # LLVM-MCA-BEGIN/END comments, else the whole file)
   gcc -O2 -S -o - f.c | suaca --json - the compiler's assembly from stdin, as JSON
-  suaca --timeline 2 a.out             cycle by cycle: the first 2 iterations
+  suaca --timeline=2 a.out             cycle by cycle: the first 2 iterations
   suaca --trace trace.html a.out       the same timeline as a self-contained HTML page
   suaca completions bash               a bash completion script
   suaca data list                      which archs have data, and from where";
@@ -171,8 +171,14 @@ pub struct AnalyzeArgs {
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Show when each instruction of the first N iterations (default 3) was loaded, waited,
-    /// executed and finished.
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "3")]
+    /// executed and finished (`--timeline=N`; the `=` keeps FILE from being taken as N).
+    #[arg(
+        long,
+        value_name = "N",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "3"
+    )]
     pub timeline: Option<u32>,
     /// Write the timeline as a self-contained HTML page to PATH.
     #[arg(long, value_name = "PATH")]

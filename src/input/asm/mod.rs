@@ -204,7 +204,7 @@ fn map_messages(stderr: &str, src_path: &Path, name: &str) -> Vec<String> {
     let scratch = src_path.display().to_string();
     stderr
         .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with("Assembler messages:"))
+        .filter(|l| !l.trim().is_empty() && !l.ends_with("Assembler messages:"))
         .map(|l| l.replace(&scratch, name))
         .collect()
 }
