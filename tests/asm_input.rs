@@ -145,7 +145,11 @@ fn stdin_reads_assembly_and_objects() {
             .write_stdin(std::fs::read(testdata(fixture)).unwrap())
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["input"]["name"], "<stdin>");
         assert_eq!(rows(&v, 0).len(), rows_expected, "{fixture}");
@@ -180,7 +184,10 @@ fn assembler_errors_name_the_users_file_and_line() {
         "{err}"
     );
     assert!(!err.contains("suaca-as-"), "scratch paths leak: {err}");
-    assert!(!err.contains("__suaca_line_"), "inserted labels leak: {err}");
+    assert!(
+        !err.contains("__suaca_line_"),
+        "inserted labels leak: {err}"
+    );
 }
 
 #[test]

@@ -149,7 +149,14 @@ fn reports_validate_against_the_schema() {
     let cases: Vec<Vec<&str>> = vec![
         vec!["--arch", "SNB", &branchy],
         vec![
-            "--arch", "SNB", "-b", "--detail", "3", "--timeline=2", "--iform", &branchy,
+            "--arch",
+            "SNB",
+            "-b",
+            "--detail",
+            "3",
+            "--timeline=2",
+            "--iform",
+            &branchy,
         ],
         vec!["--arch", "SNB", "-pf", "-nd", "--loop", "1", &branchy],
         vec!["--arch", "SNB", "-p", "--hex", "4801d84801d8"],
@@ -159,9 +166,15 @@ fn reports_validate_against_the_schema() {
     let mut cases = cases;
     cases.push(vec!["--arch", "SKL", "--detail", "0", &adc]);
     let stencil = program("stencil");
-    cases.push(vec!["--arch", "IVB", "--detail", "4", "--loop", "1", &stencil]);
+    cases.push(vec![
+        "--arch", "IVB", "--detail", "4", "--loop", "1", &stencil,
+    ]);
     // Assembly text: source lines, unsupported rows (`stats: null`).
-    if std::process::Command::new("as").arg("--version").output().is_ok() {
+    if std::process::Command::new("as")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
         cases.push(vec!["--arch", "SNB", "--timeline", &gcc]);
     } else {
         eprintln!("note: GNU as is not installed; the assembly case is skipped");
@@ -257,7 +270,9 @@ fn errors_are_json_on_stderr() {
         assert_eq!(err.lines().count(), 1, "one line: {err}");
         let v: Value = serde_json::from_str(&err).expect("stderr is JSON");
         assert_eq!(v["error"]["code"], code);
-        assert!(v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+        assert!(v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()));
     }
     // Text mode keeps its plain message.
     let out = suaca(&["no-such-file.o"], home.path());

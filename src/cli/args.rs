@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-const EXAMPLES: &str = "\
+/// The examples of `--help` (also the EXAMPLES section of the man page).
+pub const EXAMPLES: &str = "\
 Examples:
   suaca a.out                          analyze every marked region for the default arch
   suaca -ip -pf --arch CFL a.out       with perfect front end and infinite ports, on Coffee Lake
@@ -15,7 +16,7 @@ Examples:
   suaca -cfg -dg a.out                 write controlflow.dot and dependency.dot
   suaca loop.s                         assembly text (GNU as; regions from markers or
                                        # LLVM-MCA-BEGIN/END comments, else the whole file)
-  gcc -O2 -S -o - f.c | suaca --json - the compiler's assembly from stdin, as JSON
+  cc -O2 -S -o- f.c | suaca --json -   the compiler's assembly from stdin, as JSON
   suaca --timeline=2 a.out             cycle by cycle: the first 2 iterations
   suaca --trace trace.html a.out       the same timeline as a self-contained HTML page
   suaca completions bash               a bash completion script
