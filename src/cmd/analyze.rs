@@ -67,7 +67,14 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     for w in &data.warnings {
         eprintln!("suaca: warning: {w}");
     }
-    let db = InstrDb::new(data.records(), &arch.name, |g| arch.port_mask(g));
+    let all_instrs: Vec<Instr> = decoded
+        .iter()
+        .flat_map(|(_, i)| i.iter().cloned())
+        .collect();
+    let prefixes = suaca::db::iform_prefixes(&all_instrs);
+    let db = InstrDb::new(data.records_with_iform_prefix(&prefixes), &arch.name, |g| {
+        arch.port_mask(g)
+    });
     let machine = Machine::of(&arch);
     let opts = AnalysisOptions {
         what_if: WhatIf {
