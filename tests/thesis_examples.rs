@@ -311,3 +311,27 @@ fn stencil_detail_of_line_3() {
             && deps[1][1].parse::<f64>().expect("n") > 10.0
     );
 }
+
+/// `--iform` adds the XED iform and uops.info variant of each line; `-p` makes no extra runs.
+#[test]
+fn iform_and_performance_mode() {
+    let out = thesis(&["--arch", "IVB", "-p", "--iform", &program("stencil")]);
+    assert_eq!(
+        throughput_lines(&out),
+        ["Block throughput: 3.07 cycles", "Microops per cycle: 3.91"]
+    );
+    let r = row(&out, 1);
+    assert!(r.contains(&"VADDSD_XMMdq_XMMdq_MEMq".to_string()), "{r:?}");
+    assert!(r.contains(&"VADDSD (XMM, XMM, M64)".to_string()), "{r:?}");
+    let r = row(&out, 7);
+    assert!(r.contains(&"CMP_39 (R64, R64)".to_string()), "{r:?}");
+    // -p with switches: only the run with all of them.
+    let out = thesis(&["--arch", "SNB", "-p", "-ip", &program("mov6")]);
+    assert_eq!(
+        throughput_lines(&out),
+        [
+            "Block throughput with infinitely usable ports: 1.50 cycles",
+            "Microops per cycle: 4.00"
+        ]
+    );
+}
