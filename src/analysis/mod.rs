@@ -348,24 +348,28 @@ fn detail_report(
         (Some(pd), Some(cd)) => Some(program::edge_offset(pd, cd, loc)),
         _ => None,
     };
-    for (consumer, edge) in deps.consumers_of(l) {
-        let entry = pairs.entry(consumer as u32).or_insert(LatencyPair {
-            line: consumer as u32,
+    // Each related line once, with the largest latency in each direction.
+    let keep_max = |slot: &mut Option<u32>, o: u32| *slot = Some(slot.map_or(o, |x| x.max(o)));
+    let consumers = deps.consumers_of(l).map(|(c, e)| (c, e, true));
+    let producers = deps.producers_of(l).map(|(p, e)| (p, e, false));
+    for (other, edge, from_detailed) in consumers.chain(producers) {
+        let entry = pairs.entry(other as u32).or_insert(LatencyPair {
+            line: other as u32,
             from_detailed: None,
             to_detailed: None,
         });
-        if let Some(o) = offset(l, consumer, edge.loc) {
-            entry.from_detailed = Some(entry.from_detailed.map_or(o, |x: u32| x.max(o)));
-        }
-    }
-    for (producer, edge) in deps.producers_of(l) {
-        let entry = pairs.entry(producer as u32).or_insert(LatencyPair {
-            line: producer as u32,
-            from_detailed: None,
-            to_detailed: None,
-        });
-        if let Some(o) = offset(producer, l, edge.loc) {
-            entry.to_detailed = Some(entry.to_detailed.map_or(o, |x: u32| x.max(o)));
+        let (p, c) = if from_detailed {
+            (l, other)
+        } else {
+            (other, l)
+        };
+        if let Some(o) = offset(p, c, edge.loc) {
+            let slot = if from_detailed {
+                &mut entry.from_detailed
+            } else {
+                &mut entry.to_detailed
+            };
+            keep_max(slot, o);
         }
     }
     let delays = main

@@ -9,6 +9,7 @@ use suaca::ir::{Instr, Region};
 use suaca::report::model::{Report, SCHEMA_VERSION};
 use suaca::report::views::DEFAULT_TIMELINE_ITERATIONS;
 use suaca::sim::{SimOptions, WhatIf};
+use suaca::uarch::MicroArch;
 use suaca::{cfg, dataset, decode, deps, uarch};
 
 use super::{env, output, source};
@@ -26,10 +27,14 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         return setup_defaults(setup, &dirs.config);
     }
     if args.print_default {
-        println!(
-            "Default architecture: {}",
-            config.arch.as_deref().unwrap_or(DEFAULT_ARCH)
-        );
+        match &config.arch {
+            Some(a) => println!("Default architecture: {a}"),
+            None => println!(
+                "Default architecture: not set (the host's, {}, when data for it exists, else {})",
+                suaca::uarch::host::detect().unwrap_or("unknown"),
+                env::EMBEDDED.first().map_or(DEFAULT_ARCH, |(n, _)| n)
+            ),
+        }
         println!(
             "Default number of iterations: {}",
             config.iterations.unwrap_or(DEFAULT_ITERATIONS)
@@ -69,12 +74,22 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         .or(args.trace.is_some().then_some(DEFAULT_TIMELINE_ITERATIONS))
         .map(|n| n.min(iterations));
     let sources = env::sources(args.uops_xml.as_deref(), &dirs);
-    let arch_name = choose_arch(args.arch.as_deref(), config.arch.as_deref());
-    let arch = uarch::load(&arch_name).map_err(Failure::input)?;
-    let data = dataset::load_first(&sources, &arch.name, &dirs.cache).map_err(Failure::input)?;
+    let (arch, data) = choose_arch(
+        args.arch.as_deref(),
+        config.arch.as_deref(),
+        &sources,
+        &dirs.cache,
+    )?;
     let mut warnings = loaded.warnings.clone();
     warnings.extend(data.warnings.iter().map(ToString::to_string));
-    let db = InstrDb::new(data.records(), &arch.name, |g| arch.port_mask(g));
+    let all_instrs: Vec<Instr> = decoded
+        .iter()
+        .flat_map(|(_, i)| i.iter().cloned())
+        .collect();
+    let prefixes = suaca::db::iform_prefixes(&all_instrs);
+    let db = InstrDb::new(data.records_with_iform_prefix(&prefixes), &arch.name, |g| {
+        arch.port_mask(g)
+    });
     let machine = Machine::of(&arch);
     let opts = AnalysisOptions {
         what_if: WhatIf {
@@ -148,21 +163,28 @@ fn setup_defaults(setup: &[String], dir: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `--arch`, else `--setup`'s, else the host's when we know it, else the built-in default.
-fn choose_arch(flag: Option<&str>, configured: Option<&str>) -> String {
-    flag.or(configured)
-        .map(str::to_string)
-        .or_else(host_arch)
-        .unwrap_or_else(|| DEFAULT_ARCH.to_string())
-}
-
-/// The host's arch when embedded data exists for it.
-fn host_arch() -> Option<String> {
-    let name = suaca::uarch::host::detect()?;
-    env::EMBEDDED
-        .iter()
-        .any(|(n, _)| *n == name)
-        .then(|| name.to_string())
+/// The arch and its data: `--arch`, else `--setup`'s, else the host's when some data source
+/// has it, else the first embedded data set, else SKL.
+fn choose_arch(
+    flag: Option<&str>,
+    configured: Option<&str>,
+    sources: &[dataset::DataSource],
+    cache: &Path,
+) -> Result<(MicroArch, dataset::ArchData), Failure> {
+    let load = |name: &str| -> Result<(MicroArch, dataset::ArchData), Failure> {
+        let arch = uarch::load(name).map_err(Failure::input)?;
+        let data = dataset::load_first(sources, &arch.name, cache).map_err(Failure::input)?;
+        Ok((arch, data))
+    };
+    if let Some(name) = flag.or(configured) {
+        return load(name);
+    }
+    if let Some(host) = suaca::uarch::host::detect() {
+        if let Ok(found) = load(host) {
+            return Ok(found);
+        }
+    }
+    load(env::EMBEDDED.first().map_or(DEFAULT_ARCH, |(name, _)| name))
 }
 
 fn select_region(
