@@ -300,6 +300,29 @@ mod tests {
     }
 
     #[test]
+    fn output_and_timeline_flags() {
+        let a = parse(&["suaca", "--timeline", "x.s"]).analyze;
+        assert_eq!(
+            (a.timeline, a.file.as_deref()),
+            (Some(3), Some("x.s".as_ref()))
+        );
+        let a = parse(&["suaca", "--timeline=5", "--json", "-"]).analyze;
+        assert_eq!(a.timeline, Some(5));
+        assert_eq!(a.output_format(), OutputFormat::Json);
+        assert_eq!(a.input(), Some(InputSelection::Stdin));
+        let a = parse(&["suaca", "--format", "json", "x"]).analyze;
+        assert_eq!(a.output_format(), OutputFormat::Json);
+        assert_eq!(
+            parse(&["suaca", "x"]).analyze.output_format(),
+            OutputFormat::Text
+        );
+        assert!(matches!(
+            parse(&["suaca", "completions", "zsh"]).command,
+            Some(Command::Completions { .. })
+        ));
+    }
+
+    #[test]
     fn clap_definition_is_consistent() {
         use clap::CommandFactory;
         Cli::command().debug_assert();

@@ -14,8 +14,10 @@
 //! Legend (per cycle): `D` the front end loaded the instance's µops into the scheduler; `=`
 //! it waited in the scheduler (loaded, not started: a dependency, a port, the divider);
 //! `e` it executed; `E` the cycle at whose end it finished (its latency done). Outside that
-//! span a `.` marks every fifth cycle. Unlike llvm-mca there is no retire stage: the
-//! simulation (SUACA thesis §3) has none.
+//! span a `.` marks every fifth cycle. A cell shows the latest stage of its cycle: an
+//! instance that is loaded and starts in the same cycle shows `e`/`E` there, not `D`; the
+//! cycle it was loaded in counts as waiting when it could not start then. Unlike llvm-mca
+//! there is no retire stage: the simulation (SUACA thesis §3) has none.
 //! Owns: the layout; when a width is given and the cycles do not fit, the chart is split
 //! into blocks of cycles, each with its own header, so no line is wider than the width.
 
