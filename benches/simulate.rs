@@ -7,7 +7,11 @@ use suaca::sim::{simulate, Observer, SimInput, SimInstr, SimMachine, SimOptions,
 use suaca::uarch::PortMask;
 
 struct Silent;
-impl Observer for Silent {}
+impl Observer for Silent {
+    fn wants_waits(&self) -> bool {
+        false
+    }
+}
 
 fn block() -> SimProgram {
     let alu = PortMask(0b0110_0011); // p0156

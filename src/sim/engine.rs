@@ -1,19 +1,25 @@
 //! The cycle loop (thesis Algorithm 7) and the only emitter of [`Event`]s.
 //!
-//! Memory does not grow with the iteration count: only the window of instances between the
-//! oldest incomplete one and the newest loaded one is kept, and reports aggregate events per
-//! line.
+//! Memory does not grow with the iteration count: only the instances between the oldest
+//! incomplete one and the newest loaded one are kept ([`Window`]), and reports aggregate
+//! events per line.
+//!
+//! Speed (issue #4 item 5): per-instruction facts are precomputed ([`Plan`]); everything a
+//! waiting instance needs (its [`InstRef`], loaded and assigned µops) travels with it in the
+//! waiting list, so a cycle touches only the waiting instances, the ports and one
+//! completion bucket. The order of events and every decision are those of thesis
+//! Algorithms 3–7; `reference.rs` keeps the former engine as the oracle of the tests.
 //!
 //! [`Event`]: crate::sim::Observer
-
-use std::collections::VecDeque;
 
 use thiserror::Error;
 
 use super::event::{InstRef, Observer, WaitCause};
 use super::options::SimOptions;
-use super::ports::{Placement, Ports};
+use super::plan::{Op, Plan};
+use super::ports::Ports;
 use super::program::{SimMachine, SimProgram};
+use super::window::{Window, NOT_STARTED};
 
 /// Most µops per instruction the engine tracks individually.
 pub const MAX_UOPS_PER_INSTR: usize = 64;
@@ -48,6 +54,12 @@ pub enum SimError {
         /// The limit.
         max: usize,
     },
+    /// An input names a producer outside the program.
+    #[error("instruction {line} depends on an instruction outside the program")]
+    UnknownProducer {
+        /// Line of the consuming instruction.
+        line: u32,
+    },
 }
 
 /// Totals of one run.
@@ -77,25 +89,45 @@ impl SimOutcome {
     }
 }
 
-/// Dynamic state of one instruction instance. The state machine:
-/// loading (`loaded < uops`) → waiting (`started == NOT_STARTED`) → executing → complete.
-#[derive(Clone, Debug)]
-struct Slot {
-    /// Position in the program (kept so the hot loop never divides by the program length).
-    index: u32,
-    /// Iteration.
-    iteration: u32,
-    /// µops loaded into the scheduler so far.
-    loaded: u32,
+/// An instance loaded (at least partly) but not started. The waiting list holds them in
+/// program order. Plain words without padding: entries are copied often.
+#[derive(Copy, Clone, Debug)]
+struct Waiting {
+    id: u64,
+    /// Without `waited` events an instance whose inputs were not ready sleeps: they cannot
+    /// be ready before cycle `wake`, nor before instance `blocker` (unless [`NO_BLOCKER`])
+    /// started. Only a lower bound: the inputs are checked again on waking.
+    wake: u64,
+    blocker: u64,
     /// Bit `u` set: µop `u` got a port (or needs none).
     assigned: u64,
-    /// Cycle execution started, or `NOT_STARTED`.
-    started: u64,
-    /// Left the scheduler.
-    complete: bool,
+    iteration: u32,
+    index: u32,
+    /// µops loaded into the scheduler so far; only the newest instance can be partial.
+    loaded: u32,
+    /// 1: all inputs were ready in an earlier cycle, so they still are (readiness never
+    /// reverts: start cycles are final and `base` only grows).
+    deps_ready: u32,
 }
 
-const NOT_STARTED: u64 = u64::MAX;
+const NO_BLOCKER: u64 = u64::MAX;
+
+impl Waiting {
+    fn inst(&self, op: &Op) -> InstRef {
+        InstRef {
+            iteration: self.iteration,
+            index: self.index,
+            line: op.line,
+        }
+    }
+}
+
+/// An instance that completes in a given cycle.
+#[derive(Copy, Clone, Debug)]
+struct Completion {
+    id: u64,
+    inst: InstRef,
+}
 
 /// Runs `program` for `options.iterations` iterations on `machine`, reporting to `observer`.
 ///
@@ -112,35 +144,26 @@ pub fn simulate<O: Observer + ?Sized>(
 struct Engine<'a> {
     program: &'a SimProgram,
     options: &'a SimOptions,
-    /// µops of each program instruction (at least 1: a µop without ports stands for
-    /// instructions that use none).
-    uop_counts: Vec<u32>,
-    /// Index of the divider µop of each instruction, if it divides.
-    div_uop: Vec<Option<u32>>,
-    load_width: u32,
-    scheduler_size: u32,
-    divider_port: Option<usize>,
+    plan: Plan,
     ports: Ports,
-    /// Instances `base .. base + window.len()`; all older ones are complete.
-    window: VecDeque<Slot>,
-    base: u64,
-    /// Instance ids loaded but not started, ascending.
-    waiting: Vec<u64>,
+    window: Window,
+    /// Instances loaded but not started, ascending.
+    waiting: Vec<Waiting>,
     /// µops in the scheduler (loaded, not complete).
     occupancy: u32,
-    /// Completion buckets by cycle modulo their count.
-    completions: Vec<Vec<u64>>,
+    /// Completion buckets indexed by cycle & `bucket_mask`; more buckets than the largest
+    /// latency, so a bucket only ever holds instances of one completion cycle.
+    completions: Vec<Vec<Completion>>,
+    bucket_mask: u64,
     divider_busy_until: u64,
-    divider_holder: Option<u64>,
+    divider_holder: Option<InstRef>,
     total_instances: u64,
-    loaded_instances: u64,
     /// Position and iteration of the next instance to load.
     next_index: u32,
     next_iteration: u32,
     completed_instances: u64,
-    /// Scratch buffers reused each cycle.
+    /// Scratch buffer of the current instance's wait causes.
     causes: Vec<WaitCause>,
-    still_waiting: Vec<u64>,
 }
 
 impl<'a> Engine<'a> {
@@ -149,111 +172,43 @@ impl<'a> Engine<'a> {
         machine: &SimMachine,
         options: &'a SimOptions,
     ) -> Result<Self, SimError> {
-        if program.instrs.is_empty() {
-            return Err(SimError::EmptyProgram);
-        }
-        if options.iterations == 0 || options.iterations > SimOptions::MAX_ITERATIONS {
-            return Err(SimError::Iterations {
-                given: options.iterations,
-                max: SimOptions::MAX_ITERATIONS,
-            });
-        }
-        if machine.issue_width == 0 || machine.scheduler_size == 0 {
-            return Err(SimError::Machine(
-                "issue width and scheduler size must be positive",
-            ));
-        }
-        let mut uop_counts = Vec::with_capacity(program.instrs.len());
-        let mut div_uop = Vec::with_capacity(program.instrs.len());
-        let mut max_latency = 1;
-        for ins in &program.instrs {
-            if ins.uops.len() > MAX_UOPS_PER_INSTR {
-                return Err(SimError::TooManyUops {
-                    line: ins.line,
-                    uops: ins.uops.len(),
-                    max: MAX_UOPS_PER_INSTR,
-                });
-            }
-            uop_counts.push(ins.uops.len().max(1) as u32);
-            div_uop.push(match (machine.divider_port, ins.div_cycles) {
-                (Some(dp), c) if c > 0 => {
-                    let only = crate::uarch::PortMask::single(dp);
-                    ins.uops
-                        .iter()
-                        .position(|m| *m == only)
-                        .or_else(|| ins.uops.iter().position(|m| m.contains(dp)))
-                        .map(|u| u as u32)
-                }
-                _ => None,
-            });
-            max_latency = max_latency.max(ins.latency.max(1));
-        }
-        // An instruction bigger than the scheduler could never be loaded completely: let the
-        // scheduler hold at least one whole instruction.
-        let biggest = uop_counts.iter().copied().max().unwrap_or(1);
-        let scheduler_size = machine.scheduler_size.max(biggest);
-        let load_width = if options.what_if.perfect_frontend {
-            scheduler_size
-        } else {
-            machine.issue_width
-        };
+        let plan = Plan::new(program, machine, options)?;
+        let n = plan.ops.len();
+        let buckets = (plan.max_latency as usize + 1).next_power_of_two();
         Ok(Engine {
             program,
             options,
-            uop_counts,
-            div_uop,
-            load_width,
-            scheduler_size,
-            divider_port: machine.divider_port,
             ports: Ports::new(machine.port_count, options.what_if.infinite_ports),
-            window: VecDeque::new(),
-            base: 0,
+            // Room for a full scheduler plus an iteration; grows if a long wait needs more.
+            window: Window::new(plan.scheduler_size as usize + n),
             waiting: Vec::new(),
             occupancy: 0,
-            completions: vec![Vec::new(); max_latency as usize + 1],
+            completions: vec![Vec::new(); buckets],
+            bucket_mask: buckets as u64 - 1,
             divider_busy_until: 0,
             divider_holder: None,
-            total_instances: program.instrs.len() as u64 * u64::from(options.iterations),
-            loaded_instances: 0,
+            total_instances: n as u64 * u64::from(options.iterations),
             next_index: 0,
             next_iteration: 0,
             completed_instances: 0,
             causes: Vec::new(),
-            still_waiting: Vec::new(),
+            plan,
         })
     }
 
-    fn n(&self) -> u64 {
-        self.program.instrs.len() as u64
-    }
-
-    fn inst_ref(&self, id: u64) -> InstRef {
-        if id >= self.base {
-            let s = &self.window[(id - self.base) as usize];
-            return InstRef {
-                iteration: s.iteration,
-                index: s.index,
-                line: self.program.instrs[s.index as usize].line,
-            };
-        }
-        let index = (id % self.n()) as u32;
-        InstRef {
-            iteration: (id / self.n()) as u32,
-            index,
-            line: self.program.instrs[index as usize].line,
+    fn run<O: Observer + ?Sized>(&mut self, observer: &mut O) -> Result<SimOutcome, SimError> {
+        if observer.wants_waits() {
+            self.run_with::<true, O>(observer)
+        } else {
+            self.run_with::<false, O>(observer)
         }
     }
 
-    fn slot(&self, id: u64) -> &Slot {
-        &self.window[(id - self.base) as usize]
-    }
-
-    fn slot_mut(&mut self, id: u64) -> &mut Slot {
-        let base = self.base;
-        &mut self.window[(id - base) as usize]
-    }
-
-    fn run<O: Observer + ?Sized>(mut self, observer: &mut O) -> Result<SimOutcome, SimError> {
+    /// The cycle loop; `WAITS`: whether to work out and send `waited` events.
+    fn run_with<const WAITS: bool, O: Observer + ?Sized>(
+        &mut self,
+        observer: &mut O,
+    ) -> Result<SimOutcome, SimError> {
         let mut cycle = 0u64;
         while self.completed_instances < self.total_instances {
             if cycle >= self.options.max_cycles {
@@ -261,7 +216,7 @@ impl<'a> Engine<'a> {
             }
             observer.cycle_started(cycle);
             self.load(cycle, observer);
-            self.choose_ports(cycle, observer);
+            self.choose_ports::<WAITS, O>(cycle, observer);
             self.execute(cycle, observer);
             self.ports.clear();
             cycle += 1;
@@ -278,194 +233,259 @@ impl<'a> Engine<'a> {
     /// Thesis Algorithm 3: load up to `min(width, free scheduler space)` µops in order;
     /// an instruction may be loaded partially.
     fn load<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
+        let ops = &self.plan.ops;
         let mut budget = self
+            .plan
             .load_width
-            .min(self.scheduler_size.saturating_sub(self.occupancy));
+            .min(self.plan.scheduler_size.saturating_sub(self.occupancy));
         while budget > 0 {
-            // The newest instance still loading, or a fresh one.
-            let id = match self.window.back() {
-                Some(s) if s.loaded < self.uop_counts[s.index as usize] => {
-                    self.base + self.window.len() as u64 - 1
+            // The newest instance still loading is the last waiting one; else load a fresh one.
+            let partial = matches!(self.waiting.last(),
+                Some(w) if w.loaded < ops[w.index as usize].uops);
+            if !partial {
+                if self.next_iteration as u64 * ops.len() as u64 + u64::from(self.next_index)
+                    == self.total_instances
+                {
+                    break;
                 }
-                _ => {
-                    if self.loaded_instances == self.total_instances {
-                        break;
-                    }
-                    let (index, iteration) = (self.next_index, self.next_iteration);
-                    self.next_index += 1;
-                    if self.next_index as usize == self.program.instrs.len() {
-                        self.next_index = 0;
-                        self.next_iteration += 1;
-                    }
-                    self.window.push_back(Slot {
-                        index,
-                        iteration,
-                        loaded: 0,
-                        assigned: 0,
-                        started: NOT_STARTED,
-                        complete: false,
-                    });
-                    let id = self.loaded_instances;
-                    self.loaded_instances += 1;
-                    self.waiting.push(id);
-                    id
+                let (index, iteration) = (self.next_index, self.next_iteration);
+                self.next_index += 1;
+                if self.next_index as usize == ops.len() {
+                    self.next_index = 0;
+                    self.next_iteration += 1;
                 }
+                let id = self.window.push();
+                self.waiting.push(Waiting {
+                    id,
+                    wake: 0,
+                    blocker: NO_BLOCKER,
+                    assigned: 0,
+                    iteration,
+                    index,
+                    loaded: 0,
+                    deps_ready: u32::from(self.options.what_if.no_deps),
+                });
+            }
+            let Some(w) = self.waiting.last_mut() else {
+                unreachable!("an instance is loading");
             };
-            let slot = &self.window[(id - self.base) as usize];
-            let total = self.uop_counts[slot.index as usize];
-            let slot = self.slot_mut(id);
-            let now = budget.min(total - slot.loaded);
-            slot.loaded += now;
+            let op = &ops[w.index as usize];
+            let now = budget.min(op.uops - w.loaded);
+            w.loaded += now;
             budget -= now;
             self.occupancy += now;
-            let inst = self.inst_ref(id);
-            observer.loaded(cycle, inst, now);
+            observer.loaded(cycle, w.inst(op), now);
         }
     }
 
-    /// Whether the producer of `input` for instance `id` has released its value by `cycle`;
-    /// `Err(producer id)` otherwise.
-    fn dependencies_resolved(&mut self, id: u64, cycle: u64) -> bool {
-        self.causes.clear();
-        if self.options.what_if.no_deps {
-            return true;
+    /// Thesis Algorithms 4 and 5: in program order, start every instance whose inputs are
+    /// ready and whose loaded µops all got ports.
+    fn choose_ports<const WAITS: bool, O: Observer + ?Sized>(
+        &mut self,
+        cycle: u64,
+        observer: &mut O,
+    ) {
+        let mut waiting = std::mem::take(&mut self.waiting);
+        let mut kept = 0;
+        for i in 0..waiting.len() {
+            if !self.try_start::<WAITS, O>(&mut waiting[i], cycle, observer) {
+                if kept != i {
+                    waiting[kept] = waiting[i];
+                }
+                kept += 1;
+            }
         }
-        let n = self.n();
-        let slot = &self.window[(id - self.base) as usize];
-        let iteration = u64::from(slot.iteration);
-        let instr = &self.program.instrs[slot.index as usize];
-        for input in &instr.inputs {
-            let Some(piter) = iteration.checked_sub(u64::from(input.distance)) else {
+        waiting.truncate(kept);
+        self.waiting = waiting;
+    }
+
+    /// One waiting instance's turn: places its µops, starts it if it can, else reports
+    /// why it waits. Returns whether it started.
+    #[inline]
+    fn try_start<const WAITS: bool, O: Observer + ?Sized>(
+        &mut self,
+        w: &mut Waiting,
+        cycle: u64,
+        observer: &mut O,
+    ) -> bool {
+        if !WAITS && w.deps_ready == 0 && self.asleep(w, cycle) {
+            return false;
+        }
+        let op = self.plan.ops[w.index as usize];
+        let inst = w.inst(&op);
+        if WAITS {
+            self.causes.clear();
+        }
+        if w.deps_ready == 0 {
+            if !self.dependencies_ready::<WAITS>(w, &op, cycle) {
+                if WAITS {
+                    observer.waited(cycle, inst, &self.causes);
+                }
+                return false;
+            }
+            w.deps_ready = 1;
+        }
+        let mut executable = w.loaded == op.uops;
+        if WAITS && !executable {
+            self.causes.push(WaitCause::NotLoaded);
+        }
+        self.ports.next_instance();
+        let loaded = if w.loaded >= 64 {
+            u64::MAX
+        } else {
+            (1 << w.loaded) - 1
+        };
+        let mut pending = loaded & !w.assigned;
+        while pending != 0 {
+            let u = pending.trailing_zeros();
+            pending &= pending - 1;
+            let mask = self.plan.masks[(op.first_mask + u) as usize];
+            if mask == 0 {
+                w.assigned |= 1 << u;
+                observer.uop_dispatched(cycle, inst, u, None);
+                continue;
+            }
+            let is_div = u == op.div_uop;
+            if is_div && cycle < self.divider_busy_until {
+                executable = false;
+                if let (true, Some(holder)) = (WAITS, self.divider_holder) {
+                    self.causes.push(WaitCause::Divider { holder });
+                }
+                continue;
+            }
+            match self.ports.place(mask, inst) {
+                Some(p) => {
+                    w.assigned |= 1 << u;
+                    observer.uop_dispatched(cycle, inst, u, Some(p));
+                    if is_div {
+                        self.divider_busy_until = cycle + u64::from(op.div_cycles);
+                        self.divider_holder = Some(inst);
+                        observer.divider_used(cycle, inst, op.div_cycles);
+                    }
+                }
+                None if !WAITS => executable = false,
+                None => {
+                    executable = false;
+                    for (port, holder) in self.ports.blockers(mask) {
+                        let cause = WaitCause::Port { port, holder };
+                        if !self.causes.contains(&cause) {
+                            self.causes.push(cause);
+                        }
+                    }
+                }
+            }
+        }
+        if executable && w.assigned & op.all == op.all {
+            self.window.start(w.id, cycle);
+            let done = cycle + u64::from(op.latency) - 1;
+            self.completions[(done & self.bucket_mask) as usize]
+                .push(Completion { id: w.id, inst });
+            observer.started(cycle, inst);
+            true
+        } else {
+            if WAITS {
+                observer.waited(cycle, inst, &self.causes);
+            }
+            false
+        }
+    }
+
+    /// Whether the inputs of `w` surely are not ready yet (see [`Waiting::wake`]).
+    #[inline]
+    fn asleep(&self, w: &Waiting, cycle: u64) -> bool {
+        cycle < w.wake
+            || (w.blocker != NO_BLOCKER
+                && w.blocker >= self.window.base()
+                && self.window.started(w.blocker) == NOT_STARTED)
+    }
+
+    /// Whether every producer of `w` has released its value by `cycle`. With `WAITS` the
+    /// unready ones go to `causes` (each once); without, they set when `w` wakes.
+    #[inline]
+    fn dependencies_ready<const WAITS: bool>(
+        &mut self,
+        w: &mut Waiting,
+        op: &Op,
+        cycle: u64,
+    ) -> bool {
+        let mut ready = true;
+        w.blocker = NO_BLOCKER;
+        let (from, to) = op.inputs;
+        for input in &self.plan.inputs[from as usize..to as usize] {
+            if w.iteration < input.distance {
                 continue; // before the first iteration: the value is ready
-            };
-            let pid = piter * n + u64::from(input.producer);
-            if pid < self.base {
+            }
+            let pid = (w.id as i64 - input.back) as u64;
+            if pid < self.window.base() {
                 continue; // complete long ago
             }
-            let started = self.window[(pid - self.base) as usize].started;
-            let ready = started != NOT_STARTED && cycle >= started + u64::from(input.offset);
-            if !ready {
-                let producer = self.inst_ref(pid);
+            let started = self.window.started(pid);
+            // Not started: never ready (NOT_STARTED saturates).
+            let ready_at = started.saturating_add(u64::from(input.offset));
+            if cycle >= ready_at {
+                continue;
+            }
+            ready = false;
+            if !WAITS {
+                if started == NOT_STARTED {
+                    w.blocker = pid;
+                } else {
+                    w.wake = w.wake.max(started + u64::from(input.earliest));
+                }
+            } else {
+                let producer = InstRef {
+                    iteration: w.iteration - input.distance,
+                    index: input.producer,
+                    line: self.plan.ops[input.producer as usize].line,
+                };
                 let cause = WaitCause::Dependency { producer };
                 if !self.causes.contains(&cause) {
                     self.causes.push(cause);
                 }
             }
         }
-        self.causes.is_empty()
-    }
-
-    /// Thesis Algorithms 4 and 5: in program order, start every instance whose inputs are
-    /// ready and whose loaded µops all got ports.
-    fn choose_ports<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
-        let waiting = std::mem::take(&mut self.waiting);
-        self.still_waiting.clear();
-        for &id in &waiting {
-            if !self.dependencies_resolved(id, cycle) {
-                let inst = self.inst_ref(id);
-                observer.waited(cycle, inst, &self.causes);
-                self.still_waiting.push(id);
-                continue;
-            }
-            let (index, loaded, mut assigned) = {
-                let s = self.slot(id);
-                (s.index as usize, s.loaded, s.assigned)
-            };
-            let total = self.uop_counts[index];
-            let inst = self.inst_ref(id);
-            let mut executable = loaded == total;
-            if !executable {
-                self.causes.push(WaitCause::NotLoaded);
-            }
-            let masks = &self.program.instrs[index].uops;
-            for u in 0..loaded {
-                if assigned & (1 << u) != 0 {
-                    continue;
-                }
-                let mask = masks.get(u as usize).copied().unwrap_or_default();
-                if mask.is_empty() {
-                    assigned |= 1 << u;
-                    observer.uop_dispatched(cycle, inst, u, None);
-                    continue;
-                }
-                let is_div = self.div_uop[index] == Some(u);
-                if is_div && cycle < self.divider_busy_until {
-                    executable = false;
-                    if let Some(h) = self.divider_holder {
-                        let holder = self.inst_ref(h);
-                        self.causes.push(WaitCause::Divider { holder });
-                    }
-                    continue;
-                }
-                let mask = match (is_div, self.divider_port) {
-                    (true, Some(dp)) if mask.contains(dp) => crate::uarch::PortMask::single(dp),
-                    _ => mask,
-                };
-                match self.ports.place(mask, id) {
-                    Placement::Placed(p) => {
-                        assigned |= 1 << u;
-                        observer.uop_dispatched(cycle, inst, u, Some(p));
-                        if is_div {
-                            let cycles = self.program.instrs[index].div_cycles;
-                            self.divider_busy_until = cycle + u64::from(cycles);
-                            self.divider_holder = Some(id);
-                            observer.divider_used(cycle, inst, cycles);
-                        }
-                    }
-                    Placement::Blocked => {
-                        executable = false;
-                        for (port, h) in self.ports.blockers(mask, id) {
-                            let holder = self.inst_ref(h);
-                            let cause = WaitCause::Port { port, holder };
-                            if !self.causes.contains(&cause) {
-                                self.causes.push(cause);
-                            }
-                        }
-                    }
-                }
-            }
-            let all = if total >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << total) - 1
-            };
-            self.slot_mut(id).assigned = assigned;
-            if executable && assigned & all == all {
-                self.slot_mut(id).started = cycle;
-                let latency = self.program.instrs[index].latency.max(1);
-                let done = cycle + u64::from(latency) - 1;
-                let bucket = (done % self.completions.len() as u64) as usize;
-                self.completions[bucket].push(id);
-                observer.started(cycle, inst);
-            } else {
-                observer.waited(cycle, inst, &self.causes);
-                self.still_waiting.push(id);
-            }
-        }
-        self.waiting = std::mem::take(&mut self.still_waiting);
-        self.still_waiting = waiting;
+        ready
     }
 
     /// Thesis Algorithm 6: instances whose latency ends this cycle complete and leave the
     /// scheduler.
     fn execute<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
-        let bucket = (cycle % self.completions.len() as u64) as usize;
+        let bucket = (cycle & self.bucket_mask) as usize;
         let mut done = std::mem::take(&mut self.completions[bucket]);
-        done.sort_unstable();
-        for &id in &done {
-            let index = self.slot(id).index as usize;
-            let total = self.uop_counts[index];
-            self.slot_mut(id).complete = true;
-            self.occupancy -= total;
+        // Pushed in start order; completion events come in program order.
+        done.sort_unstable_by_key(|c| c.id);
+        for c in &done {
+            self.window.complete(c.id);
+            self.occupancy -= self.plan.ops[c.inst.index as usize].uops;
             self.completed_instances += 1;
-            let inst = self.inst_ref(id);
-            observer.completed(cycle, inst);
+            observer.completed(cycle, c.inst);
         }
         done.clear();
         self.completions[bucket] = done;
-        while self.window.front().is_some_and(|s| s.complete) {
-            self.window.pop_front();
-            self.base += 1;
+        self.window.retire();
+    }
+
+    /// Capacities of the buffers that live through the run (for the memory-bound test).
+    #[cfg(test)]
+    fn footprint(&self) -> usize {
+        let buckets: usize = self.completions.iter().map(Vec::capacity).sum();
+        self.window.capacity() + self.waiting.capacity() + buckets + self.causes.capacity()
+    }
+}
+
+/// [`simulate`] that also returns the capacities its buffers reached.
+#[cfg(test)]
+pub(crate) fn simulate_with_footprint<O: Observer + ?Sized>(
+    program: &SimProgram,
+    machine: &SimMachine,
+    options: &SimOptions,
+    observer: &mut O,
+) -> (Result<SimOutcome, SimError>, usize) {
+    match Engine::new(program, machine, options) {
+        Ok(mut engine) => {
+            let out = engine.run(observer);
+            (out, engine.footprint())
         }
+        Err(e) => (Err(e), 0),
     }
 }

@@ -1,91 +1,108 @@
-//! Port state: who holds each port this cycle, how often each port was used so far, and the
-//! order in which ports are tried (thesis Algorithm 5: least used first).
+//! Port state: who holds each port this cycle and how often each port was used so far
+//! (thesis Algorithm 5: the least used allowed port is tried first, ties by index).
+//!
+//! Bit sets instead of lists: "held this cycle" and "taken by the instance being placed"
+//! are `u32` masks, so freeing all ports and finding the free ones are single operations.
+//! The least used free port is the minimum of `(usage, index)` over the free bits, which is
+//! exactly the first free port of the thesis' usage-sorted `port_queue`.
 
-use crate::uarch::PortMask;
+use super::event::InstRef;
 
-/// Per-cycle port occupancy plus the usage-ordered port queue.
+/// Ports a [`crate::uarch::PortMask`] can name.
+const MAX_PORTS: usize = 32;
+
+/// Per-cycle port occupancy plus per-port usage counts.
 #[derive(Debug)]
 pub(crate) struct Ports {
-    /// Instance id holding each port in the current cycle.
-    holder: Vec<Option<u64>>,
+    /// The instance holding each port; meaningful where the port is taken.
+    holder: [InstRef; MAX_PORTS],
+    /// Low half: ports taken this cycle. High half: ports taken this cycle by the instance
+    /// being placed (an instruction never blocks itself, thesis §3.3). One word, so that it
+    /// is always read and written whole (no store-forwarding stalls).
+    taken: u64,
     /// µops assigned to each port since the start of the run.
-    usage: Vec<u64>,
-    /// Port indices sorted by (usage, index): the thesis' `port_queue`.
-    order: Vec<usize>,
+    usage: [u64; MAX_PORTS],
+    /// The machine's ports; bits of a mask beyond them name no port.
+    valid: u32,
     /// `-ip`: a port never refuses a µop.
     infinite: bool,
 }
 
-/// Result of trying to place one µop.
-pub(crate) enum Placement {
-    /// The µop got this port.
-    Placed(usize),
-    /// Every allowed port was held by another instance.
-    Blocked,
-}
+const NOBODY: InstRef = InstRef {
+    iteration: 0,
+    index: 0,
+    line: 0,
+};
 
 impl Ports {
     pub(crate) fn new(count: usize, infinite: bool) -> Self {
         Ports {
-            holder: vec![None; count],
-            usage: vec![0; count],
-            order: (0..count).collect(),
+            holder: [NOBODY; MAX_PORTS],
+            taken: 0,
+            usage: [0; MAX_PORTS],
+            valid: if count >= MAX_PORTS {
+                u32::MAX
+            } else {
+                (1 << count) - 1
+            },
             infinite,
         }
     }
 
-    /// Tries the ports of `mask` in usage order; a port held by `owner` itself counts as free
-    /// (an instruction never blocks itself, thesis §3.3).
-    pub(crate) fn place(&mut self, mask: PortMask, owner: u64) -> Placement {
-        let mut found = None;
-        for (pos, &p) in self.order.iter().enumerate() {
-            if !mask.contains(p) {
-                continue;
-            }
-            match self.holder[p] {
-                None => {}
-                Some(h) if h == owner || self.infinite => {}
-                Some(_) => continue,
-            }
-            found = Some((pos, p));
-            break;
-        }
-        let Some((pos, p)) = found else {
-            return Placement::Blocked;
-        };
-        self.holder[p] = Some(owner);
-        self.usage[p] += 1;
-        // Keep `order` sorted by (usage, index): the used port moves right past cheaper ones.
-        let mut i = pos;
-        while i + 1 < self.order.len() {
-            let q = self.order[i + 1];
-            if (self.usage[q], q) < (self.usage[p], p) {
-                self.order.swap(i, i + 1);
-                i += 1;
-            } else {
-                break;
-            }
-        }
-        Placement::Placed(p)
+    /// The following [`Ports::place`] calls are for a new instance.
+    pub(crate) fn next_instance(&mut self) {
+        self.taken &= u64::from(u32::MAX);
     }
 
-    /// Ports of `mask` held by instances other than `owner`, with their holders.
-    pub(crate) fn blockers(
-        &self,
-        mask: PortMask,
-        owner: u64,
-    ) -> impl Iterator<Item = (usize, u64)> + '_ {
-        mask.iter()
-            .filter(|&p| p < self.holder.len())
-            .filter_map(move |p| match self.holder[p] {
-                Some(h) if h != owner => Some((p, h)),
-                _ => None,
-            })
+    /// Puts a µop allowed on `mask` on the least used free port and returns it, or `None`
+    /// if every allowed port is held by another instance.
+    pub(crate) fn place(&mut self, mask: u32, owner: InstRef) -> Option<usize> {
+        let mut free = mask & self.valid;
+        if !self.infinite {
+            free &= !self.blocked();
+        }
+        if free == 0 {
+            return None;
+        }
+        let mut best = free.trailing_zeros() as usize;
+        let mut rest = free & (free - 1);
+        while rest != 0 {
+            let p = rest.trailing_zeros() as usize;
+            // Strictly less: on equal usage the lower index (seen first) wins.
+            if self.usage[p] < self.usage[best] {
+                best = p;
+            }
+            rest &= rest - 1;
+        }
+        let bit = 1u64 << best;
+        self.taken |= bit | bit << 32;
+        self.holder[best] = owner;
+        self.usage[best] += 1;
+        Some(best)
+    }
+
+    /// Ports of `mask` held by instances other than the one being placed, ascending, with
+    /// their holders.
+    pub(crate) fn blockers(&self, mask: u32) -> impl Iterator<Item = (usize, InstRef)> + '_ {
+        let mut rest = mask & self.valid & self.blocked();
+        std::iter::from_fn(move || {
+            if rest == 0 {
+                return None;
+            }
+            let p = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            Some((p, self.holder[p]))
+        })
     }
 
     /// Frees every port (thesis Algorithm 7: ports are pipelined).
     pub(crate) fn clear(&mut self) {
-        self.holder.iter_mut().for_each(|h| *h = None);
+        self.taken = 0;
+    }
+
+    /// Ports held by instances other than the one being placed.
+    fn blocked(&self) -> u32 {
+        self.taken as u32 & !((self.taken >> 32) as u32)
     }
 }
 
@@ -93,41 +110,53 @@ impl Ports {
 mod tests {
     use super::*;
 
-    fn placed(p: Placement) -> Option<usize> {
-        match p {
-            Placement::Placed(p) => Some(p),
-            Placement::Blocked => None,
+    fn inst(i: u32) -> InstRef {
+        InstRef {
+            iteration: i,
+            index: 0,
+            line: 0,
         }
     }
 
     #[test]
     fn least_used_port_first_ties_by_index() {
         let mut ports = Ports::new(6, false);
-        let m015 = PortMask(0b10_0011);
-        assert_eq!(placed(ports.place(m015, 1)), Some(0));
-        assert_eq!(placed(ports.place(m015, 2)), Some(1));
-        assert_eq!(placed(ports.place(m015, 3)), Some(5));
-        assert_eq!(placed(ports.place(m015, 4)), None);
+        let m015 = 0b10_0011;
+        for (i, want) in [(1, Some(0)), (2, Some(1)), (3, Some(5)), (4, None)] {
+            ports.next_instance();
+            assert_eq!(ports.place(m015, inst(i)), want);
+        }
         ports.clear();
         // All three used once: ties by index again.
-        assert_eq!(placed(ports.place(m015, 5)), Some(0));
+        ports.next_instance();
+        assert_eq!(ports.place(m015, inst(5)), Some(0));
     }
 
     #[test]
     fn an_instruction_never_blocks_itself() {
         let mut ports = Ports::new(2, false);
-        let p0 = PortMask::single(0);
-        assert_eq!(placed(ports.place(p0, 7)), Some(0));
-        assert_eq!(placed(ports.place(p0, 7)), Some(0));
-        assert_eq!(placed(ports.place(p0, 8)), None);
-        assert_eq!(ports.blockers(p0, 8).collect::<Vec<_>>(), vec![(0, 7)]);
+        ports.next_instance();
+        assert_eq!(ports.place(1, inst(7)), Some(0));
+        assert_eq!(ports.place(1, inst(7)), Some(0));
+        ports.next_instance();
+        assert_eq!(ports.place(1, inst(8)), None);
+        assert_eq!(ports.blockers(1).collect::<Vec<_>>(), vec![(0, inst(7))]);
     }
 
     #[test]
     fn infinite_ports_never_block() {
         let mut ports = Ports::new(1, true);
-        let p0 = PortMask::single(0);
-        assert_eq!(placed(ports.place(p0, 1)), Some(0));
-        assert_eq!(placed(ports.place(p0, 2)), Some(0));
+        ports.next_instance();
+        assert_eq!(ports.place(1, inst(1)), Some(0));
+        ports.next_instance();
+        assert_eq!(ports.place(1, inst(2)), Some(0));
+    }
+
+    #[test]
+    fn ports_beyond_the_machine_never_fit() {
+        let mut ports = Ports::new(2, true);
+        ports.next_instance();
+        assert_eq!(ports.place(0b100, inst(1)), None);
+        assert_eq!(ports.blockers(0b100).count(), 0);
     }
 }

@@ -1,0 +1,136 @@
+//! The instances in flight: a power-of-two ring indexed by `id & mask`, holding what other
+//! instances look up (start cycle, completion) for ids `base .. end`, where every id below
+//! `base` is complete. Everything else about a waiting instance travels with it in the
+//! engine's waiting list.
+//!
+//! The span `end - base` is bounded by the scheduler (incomplete instances hold scheduler
+//! space) plus the instances loaded while the oldest one executes; the ring doubles when a
+//! longer wait needs it, so memory follows that span, never the iteration count.
+
+/// `started` of an instance that has not started.
+pub(crate) const NOT_STARTED: u64 = u64::MAX;
+
+#[derive(Debug)]
+pub(crate) struct Window {
+    /// Start cycle of each instance, or [`NOT_STARTED`].
+    started: Vec<u64>,
+    /// Whether each instance completed.
+    complete: Vec<bool>,
+    /// `started.len() - 1`.
+    mask: u64,
+    /// Oldest incomplete instance.
+    base: u64,
+    /// Next id to load.
+    end: u64,
+}
+
+impl Window {
+    /// A ring for at least `capacity` instances.
+    #[inline]
+    pub(crate) fn new(capacity: usize) -> Self {
+        let cap = capacity.max(2).next_power_of_two();
+        Window {
+            started: vec![NOT_STARTED; cap],
+            complete: vec![false; cap],
+            mask: cap as u64 - 1,
+            base: 0,
+            end: 0,
+        }
+    }
+
+    /// Every id below this one is complete.
+    #[inline]
+    pub(crate) fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// Adds the next instance (not started) and returns its id.
+    #[inline]
+    pub(crate) fn push(&mut self) -> u64 {
+        if self.end - self.base == self.started.len() as u64 {
+            self.grow();
+        }
+        let id = self.end;
+        let i = (id & self.mask) as usize;
+        self.started[i] = NOT_STARTED;
+        self.complete[i] = false;
+        self.end += 1;
+        id
+    }
+
+    /// Start cycle of `id` (which must not be below `base`); ids not loaded yet have not
+    /// started.
+    #[inline]
+    pub(crate) fn started(&self, id: u64) -> u64 {
+        if id < self.end {
+            self.started[(id & self.mask) as usize]
+        } else {
+            NOT_STARTED
+        }
+    }
+
+    #[inline]
+    pub(crate) fn start(&mut self, id: u64, cycle: u64) {
+        self.started[(id & self.mask) as usize] = cycle;
+    }
+
+    #[inline]
+    pub(crate) fn complete(&mut self, id: u64) {
+        self.complete[(id & self.mask) as usize] = true;
+    }
+
+    /// Moves `base` past the completed instances at the front.
+    #[inline]
+    pub(crate) fn retire(&mut self) {
+        while self.base < self.end && self.complete[(self.base & self.mask) as usize] {
+            self.base += 1;
+        }
+    }
+
+    /// Instances the ring can hold without growing.
+    #[cfg(test)]
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.started.len()
+    }
+
+    /// Doubles the ring, moving every live id to its slot under the new mask.
+    fn grow(&mut self) {
+        let cap = self.started.len() * 2;
+        let mask = cap as u64 - 1;
+        let mut started = vec![NOT_STARTED; cap];
+        let mut complete = vec![false; cap];
+        for id in self.base..self.end {
+            let old = (id & self.mask) as usize;
+            started[(id & mask) as usize] = self.started[old];
+            complete[(id & mask) as usize] = self.complete[old];
+        }
+        self.started = started;
+        self.complete = complete;
+        self.mask = mask;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grows_keeping_live_instances() {
+        let mut w = Window::new(2);
+        for id in 0..3 {
+            assert_eq!(w.push(), id);
+        }
+        w.start(1, 7);
+        w.complete(0);
+        w.retire();
+        assert_eq!(w.base(), 1);
+        for id in 3..9 {
+            assert_eq!(w.push(), id);
+        }
+        assert_eq!(w.capacity(), 8);
+        assert_eq!(w.started(1), 7);
+        assert_eq!(w.started(2), NOT_STARTED);
+        assert_eq!(w.started(100), NOT_STARTED);
+    }
+}
