@@ -5,9 +5,10 @@
 //! events per line.
 //!
 //! Speed (issue #4 item 5): per-instruction facts are precomputed ([`Plan`]); everything a
-//! waiting instance needs (its [`InstRef`], loaded and assigned µops) travels with it in the
-//! waiting list, so a cycle touches only the waiting instances, the ports and one
-//! completion bucket. The order of events and every decision are those of thesis
+//! waiting instance needs (its position, loaded and assigned µops) is one record in the
+//! window, the waiting list holds bare ids, so a cycle touches only the waiting instances,
+//! the ports and one completion bucket. Observers that decline `waited` events let waiting
+//! instances sleep until their inputs can be ready. The order of events and every decision are those of thesis
 //! Algorithms 3–7; `reference.rs` keeps the former engine as the oracle of the tests.
 //!
 //! [`Event`]: crate::sim::Observer
@@ -89,16 +90,10 @@ impl SimOutcome {
     }
 }
 
-/// An instance loaded (at least partly) but not started. The waiting list holds them in
-/// program order. Plain words without padding: entries are copied often.
-#[derive(Copy, Clone, Debug)]
+/// The engine's record of an instance, kept in the window; it matters while the instance
+/// waits (loaded, at least partly, but not started). Plain words without padding.
+#[derive(Copy, Clone, Debug, Default)]
 struct Waiting {
-    id: u64,
-    /// Without `waited` events an instance whose inputs were not ready sleeps: they cannot
-    /// be ready before cycle `wake`, nor before instance `blocker` (unless [`NO_BLOCKER`])
-    /// started. Only a lower bound: the inputs are checked again on waking.
-    wake: u64,
-    blocker: u64,
     /// Bit `u` set: µop `u` got a port (or needs none).
     assigned: u64,
     iteration: u32,
@@ -110,7 +105,29 @@ struct Waiting {
     deps_ready: u32,
 }
 
+/// An entry of the waiting list.
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    id: u64,
+    /// Without `waited` events an instance whose inputs were not ready sleeps: they cannot
+    /// be ready before cycle `wake`, nor before instance `blocker` (unless [`NO_BLOCKER`])
+    /// started. Only a lower bound: the inputs are checked again on waking. Kept here, not
+    /// in the record, so that a sleeping instance costs one look at this list.
+    wake: u64,
+    blocker: u64,
+}
+
 const NO_BLOCKER: u64 = u64::MAX;
+
+impl Entry {
+    fn awake(id: u64) -> Self {
+        Entry {
+            id,
+            wake: 0,
+            blocker: NO_BLOCKER,
+        }
+    }
+}
 
 impl Waiting {
     fn inst(&self, op: &Op) -> InstRef {
@@ -138,17 +155,20 @@ pub fn simulate<O: Observer + ?Sized>(
     options: &SimOptions,
     observer: &mut O,
 ) -> Result<SimOutcome, SimError> {
-    Engine::new(program, machine, options)?.run(observer)
+    let plan = Plan::new(program, machine, options)?;
+    Engine::new(program, &plan, machine, options).run(observer)
 }
 
 struct Engine<'a> {
     program: &'a SimProgram,
     options: &'a SimOptions,
-    plan: Plan,
+    /// Borrowed, not owned, so that an instruction's facts can be read while the engine
+    /// changes.
+    plan: &'a Plan,
     ports: Ports,
-    window: Window,
+    window: Window<Waiting>,
     /// Instances loaded but not started, ascending.
-    waiting: Vec<Waiting>,
+    waiting: Vec<Entry>,
     /// µops in the scheduler (loaded, not complete).
     occupancy: u32,
     /// Completion buckets indexed by cycle & `bucket_mask`; more buckets than the largest
@@ -169,13 +189,13 @@ struct Engine<'a> {
 impl<'a> Engine<'a> {
     fn new(
         program: &'a SimProgram,
+        plan: &'a Plan,
         machine: &SimMachine,
         options: &'a SimOptions,
-    ) -> Result<Self, SimError> {
-        let plan = Plan::new(program, machine, options)?;
+    ) -> Self {
         let n = plan.ops.len();
         let buckets = (plan.max_latency as usize + 1).next_power_of_two();
-        Ok(Engine {
+        Engine {
             program,
             options,
             ports: Ports::new(machine.port_count, options.what_if.infinite_ports),
@@ -193,7 +213,7 @@ impl<'a> Engine<'a> {
             completed_instances: 0,
             causes: Vec::new(),
             plan,
-        })
+        }
     }
 
     fn run<O: Observer + ?Sized>(&mut self, observer: &mut O) -> Result<SimOutcome, SimError> {
@@ -240,8 +260,8 @@ impl<'a> Engine<'a> {
             .min(self.plan.scheduler_size.saturating_sub(self.occupancy));
         while budget > 0 {
             // The newest instance still loading is the last waiting one; else load a fresh one.
-            let partial = matches!(self.waiting.last(),
-                Some(w) if w.loaded < ops[w.index as usize].uops);
+            let partial = matches!(self.waiting.last(), Some(e)
+                if self.window.get(e.id).loaded < ops[self.window.get(e.id).index as usize].uops);
             if !partial {
                 if self.next_iteration as u64 * ops.len() as u64 + u64::from(self.next_index)
                     == self.total_instances
@@ -254,24 +274,24 @@ impl<'a> Engine<'a> {
                     self.next_index = 0;
                     self.next_iteration += 1;
                 }
-                let id = self.window.push();
-                self.waiting.push(Waiting {
-                    id,
-                    wake: 0,
-                    blocker: NO_BLOCKER,
+                let no_deps = self.options.what_if.no_deps;
+                let id = self.window.push(|_| Waiting {
                     assigned: 0,
                     iteration,
                     index,
                     loaded: 0,
-                    deps_ready: u32::from(self.options.what_if.no_deps),
+                    deps_ready: u32::from(no_deps),
                 });
+                self.waiting.push(Entry::awake(id));
             }
-            let Some(w) = self.waiting.last_mut() else {
+            let Some(&Entry { id, .. }) = self.waiting.last() else {
                 unreachable!("an instance is loading");
             };
+            let mut w = self.window.get(id);
             let op = &ops[w.index as usize];
             let now = budget.min(op.uops - w.loaded);
             w.loaded += now;
+            self.window.set(id, w);
             budget -= now;
             self.occupancy += now;
             observer.loaded(cycle, w.inst(op), now);
@@ -288,12 +308,18 @@ impl<'a> Engine<'a> {
         let mut waiting = std::mem::take(&mut self.waiting);
         let mut kept = 0;
         for i in 0..waiting.len() {
-            if !self.try_start::<WAITS, O>(&mut waiting[i], cycle, observer) {
-                if kept != i {
-                    waiting[kept] = waiting[i];
+            let mut entry = waiting[i];
+            if WAITS || !self.asleep(&entry, cycle) {
+                let mut w = self.window.get(entry.id);
+                let started = self.try_start::<WAITS, O>(&mut w, &mut entry, cycle, observer);
+                self.window.set(entry.id, w);
+                if started {
+                    continue;
                 }
-                kept += 1;
             }
+            // Written whole, from registers: no read of a partly written entry.
+            waiting[kept] = entry;
+            kept += 1;
         }
         waiting.truncate(kept);
         self.waiting = waiting;
@@ -305,19 +331,17 @@ impl<'a> Engine<'a> {
     fn try_start<const WAITS: bool, O: Observer + ?Sized>(
         &mut self,
         w: &mut Waiting,
+        entry: &mut Entry,
         cycle: u64,
         observer: &mut O,
     ) -> bool {
-        if !WAITS && w.deps_ready == 0 && self.asleep(w, cycle) {
-            return false;
-        }
-        let op = self.plan.ops[w.index as usize];
-        let inst = w.inst(&op);
+        let op = &self.plan.ops[w.index as usize];
+        let inst = w.inst(op);
         if WAITS {
             self.causes.clear();
         }
         if w.deps_ready == 0 {
-            if !self.dependencies_ready::<WAITS>(w, &op, cycle) {
+            if !self.dependencies_ready::<WAITS>(w, entry, op, cycle) {
                 if WAITS {
                     observer.waited(cycle, inst, &self.causes);
                 }
@@ -329,7 +353,7 @@ impl<'a> Engine<'a> {
         if WAITS && !executable {
             self.causes.push(WaitCause::NotLoaded);
         }
-        self.ports.next_instance();
+        let mut own = 0;
         let loaded = if w.loaded >= 64 {
             u64::MAX
         } else {
@@ -353,7 +377,7 @@ impl<'a> Engine<'a> {
                 }
                 continue;
             }
-            match self.ports.place(mask, inst) {
+            match self.ports.place(mask, inst, &mut own) {
                 Some(p) => {
                     w.assigned |= 1 << u;
                     observer.uop_dispatched(cycle, inst, u, Some(p));
@@ -366,7 +390,7 @@ impl<'a> Engine<'a> {
                 None if !WAITS => executable = false,
                 None => {
                     executable = false;
-                    for (port, holder) in self.ports.blockers(mask) {
+                    for (port, holder) in self.ports.blockers(mask, own) {
                         let cause = WaitCause::Port { port, holder };
                         if !self.causes.contains(&cause) {
                             self.causes.push(cause);
@@ -376,10 +400,10 @@ impl<'a> Engine<'a> {
             }
         }
         if executable && w.assigned & op.all == op.all {
-            self.window.start(w.id, cycle);
+            self.window.start(entry.id, cycle);
             let done = cycle + u64::from(op.latency) - 1;
             self.completions[(done & self.bucket_mask) as usize]
-                .push(Completion { id: w.id, inst });
+                .push(Completion { id: entry.id, inst });
             observer.started(cycle, inst);
             true
         } else {
@@ -390,13 +414,13 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Whether the inputs of `w` surely are not ready yet (see [`Waiting::wake`]).
+    /// Whether the inputs of the instance surely are not ready yet (see [`Entry::wake`]).
     #[inline]
-    fn asleep(&self, w: &Waiting, cycle: u64) -> bool {
-        cycle < w.wake
-            || (w.blocker != NO_BLOCKER
-                && w.blocker >= self.window.base()
-                && self.window.started(w.blocker) == NOT_STARTED)
+    fn asleep(&self, e: &Entry, cycle: u64) -> bool {
+        cycle < e.wake
+            || (e.blocker != NO_BLOCKER
+                && e.blocker >= self.window.base()
+                && self.window.started(e.blocker) == NOT_STARTED)
     }
 
     /// Whether every producer of `w` has released its value by `cycle`. With `WAITS` the
@@ -404,18 +428,21 @@ impl<'a> Engine<'a> {
     #[inline]
     fn dependencies_ready<const WAITS: bool>(
         &mut self,
-        w: &mut Waiting,
+        w: &Waiting,
+        entry: &mut Entry,
         op: &Op,
         cycle: u64,
     ) -> bool {
         let mut ready = true;
-        w.blocker = NO_BLOCKER;
+        if !WAITS {
+            *entry = Entry::awake(entry.id);
+        }
         let (from, to) = op.inputs;
         for input in &self.plan.inputs[from as usize..to as usize] {
             if w.iteration < input.distance {
                 continue; // before the first iteration: the value is ready
             }
-            let pid = (w.id as i64 - input.back) as u64;
+            let pid = (entry.id as i64 - input.back) as u64;
             if pid < self.window.base() {
                 continue; // complete long ago
             }
@@ -428,9 +455,9 @@ impl<'a> Engine<'a> {
             ready = false;
             if !WAITS {
                 if started == NOT_STARTED {
-                    w.blocker = pid;
+                    entry.blocker = pid;
                 } else {
-                    w.wake = w.wake.max(started + u64::from(input.earliest));
+                    entry.wake = entry.wake.max(started + u64::from(input.earliest));
                 }
             } else {
                 let producer = InstRef {
@@ -481,8 +508,9 @@ pub(crate) fn simulate_with_footprint<O: Observer + ?Sized>(
     options: &SimOptions,
     observer: &mut O,
 ) -> (Result<SimOutcome, SimError>, usize) {
-    match Engine::new(program, machine, options) {
-        Ok(mut engine) => {
+    match Plan::new(program, machine, options) {
+        Ok(plan) => {
+            let mut engine = Engine::new(program, &plan, machine, options);
             let out = engine.run(observer);
             (out, engine.footprint())
         }

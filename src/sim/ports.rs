@@ -2,7 +2,8 @@
 //! (thesis Algorithm 5: the least used allowed port is tried first, ties by index).
 //!
 //! Bit sets instead of lists: "held this cycle" and "taken by the instance being placed"
-//! are `u32` masks, so freeing all ports and finding the free ones are single operations.
+//! (kept by the caller, in a register) are `u32` masks, so freeing all ports and finding
+//! the free ones are single operations.
 //! The least used free port is the minimum of `(usage, index)` over the free bits, which is
 //! exactly the first free port of the thesis' usage-sorted `port_queue`.
 
@@ -16,10 +17,8 @@ const MAX_PORTS: usize = 32;
 pub(crate) struct Ports {
     /// The instance holding each port; meaningful where the port is taken.
     holder: [InstRef; MAX_PORTS],
-    /// Low half: ports taken this cycle. High half: ports taken this cycle by the instance
-    /// being placed (an instruction never blocks itself, thesis §3.3). One word, so that it
-    /// is always read and written whole (no store-forwarding stalls).
-    taken: u64,
+    /// Ports taken this cycle.
+    held: u32,
     /// µops assigned to each port since the start of the run.
     usage: [u64; MAX_PORTS],
     /// The machine's ports; bits of a mask beyond them name no port.
@@ -38,7 +37,7 @@ impl Ports {
     pub(crate) fn new(count: usize, infinite: bool) -> Self {
         Ports {
             holder: [NOBODY; MAX_PORTS],
-            taken: 0,
+            held: 0,
             usage: [0; MAX_PORTS],
             valid: if count >= MAX_PORTS {
                 u32::MAX
@@ -49,17 +48,14 @@ impl Ports {
         }
     }
 
-    /// The following [`Ports::place`] calls are for a new instance.
-    pub(crate) fn next_instance(&mut self) {
-        self.taken &= u64::from(u32::MAX);
-    }
-
     /// Puts a µop allowed on `mask` on the least used free port and returns it, or `None`
-    /// if every allowed port is held by another instance.
-    pub(crate) fn place(&mut self, mask: u32, owner: InstRef) -> Option<usize> {
+    /// if every allowed port is held by another instance. `own`: the ports `owner` took
+    /// this cycle so far (an instruction never blocks itself, thesis §3.3); updated.
+    #[inline]
+    pub(crate) fn place(&mut self, mask: u32, owner: InstRef, own: &mut u32) -> Option<usize> {
         let mut free = mask & self.valid;
         if !self.infinite {
-            free &= !self.blocked();
+            free &= !self.held | *own;
         }
         if free == 0 {
             return None;
@@ -74,17 +70,22 @@ impl Ports {
             }
             rest &= rest - 1;
         }
-        let bit = 1u64 << best;
-        self.taken |= bit | bit << 32;
+        let bit = 1 << best;
+        self.held |= bit;
+        *own |= bit;
         self.holder[best] = owner;
         self.usage[best] += 1;
         Some(best)
     }
 
-    /// Ports of `mask` held by instances other than the one being placed, ascending, with
-    /// their holders.
-    pub(crate) fn blockers(&self, mask: u32) -> impl Iterator<Item = (usize, InstRef)> + '_ {
-        let mut rest = mask & self.valid & self.blocked();
+    /// Ports of `mask` held by instances other than the one that took `own`, ascending,
+    /// with their holders.
+    pub(crate) fn blockers(
+        &self,
+        mask: u32,
+        own: u32,
+    ) -> impl Iterator<Item = (usize, InstRef)> + '_ {
+        let mut rest = mask & self.valid & self.held & !own;
         std::iter::from_fn(move || {
             if rest == 0 {
                 return None;
@@ -97,12 +98,7 @@ impl Ports {
 
     /// Frees every port (thesis Algorithm 7: ports are pipelined).
     pub(crate) fn clear(&mut self) {
-        self.taken = 0;
-    }
-
-    /// Ports held by instances other than the one being placed.
-    fn blocked(&self) -> u32 {
-        self.taken as u32 & !((self.taken >> 32) as u32)
+        self.held = 0;
     }
 }
 
@@ -123,40 +119,35 @@ mod tests {
         let mut ports = Ports::new(6, false);
         let m015 = 0b10_0011;
         for (i, want) in [(1, Some(0)), (2, Some(1)), (3, Some(5)), (4, None)] {
-            ports.next_instance();
-            assert_eq!(ports.place(m015, inst(i)), want);
+            assert_eq!(ports.place(m015, inst(i), &mut 0), want);
         }
         ports.clear();
         // All three used once: ties by index again.
-        ports.next_instance();
-        assert_eq!(ports.place(m015, inst(5)), Some(0));
+        assert_eq!(ports.place(m015, inst(5), &mut 0), Some(0));
     }
 
     #[test]
     fn an_instruction_never_blocks_itself() {
         let mut ports = Ports::new(2, false);
-        ports.next_instance();
-        assert_eq!(ports.place(1, inst(7)), Some(0));
-        assert_eq!(ports.place(1, inst(7)), Some(0));
-        ports.next_instance();
-        assert_eq!(ports.place(1, inst(8)), None);
-        assert_eq!(ports.blockers(1).collect::<Vec<_>>(), vec![(0, inst(7))]);
+        let mut own = 0;
+        assert_eq!(ports.place(1, inst(7), &mut own), Some(0));
+        assert_eq!(ports.place(1, inst(7), &mut own), Some(0));
+        assert_eq!(ports.place(1, inst(8), &mut 0), None);
+        assert_eq!(ports.blockers(1, 0).collect::<Vec<_>>(), vec![(0, inst(7))]);
+        assert_eq!(ports.blockers(1, own).count(), 0);
     }
 
     #[test]
     fn infinite_ports_never_block() {
         let mut ports = Ports::new(1, true);
-        ports.next_instance();
-        assert_eq!(ports.place(1, inst(1)), Some(0));
-        ports.next_instance();
-        assert_eq!(ports.place(1, inst(2)), Some(0));
+        assert_eq!(ports.place(1, inst(1), &mut 0), Some(0));
+        assert_eq!(ports.place(1, inst(2), &mut 0), Some(0));
     }
 
     #[test]
     fn ports_beyond_the_machine_never_fit() {
         let mut ports = Ports::new(2, true);
-        ports.next_instance();
-        assert_eq!(ports.place(0b100, inst(1)), None);
-        assert_eq!(ports.blockers(0b100).count(), 0);
+        assert_eq!(ports.place(0b100, inst(1), &mut 0), None);
+        assert_eq!(ports.blockers(0b100, 0).count(), 0);
     }
 }

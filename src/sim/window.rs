@@ -1,7 +1,7 @@
-//! The instances in flight: a power-of-two ring indexed by `id & mask`, holding what other
-//! instances look up (start cycle, completion) for ids `base .. end`, where every id below
-//! `base` is complete. Everything else about a waiting instance travels with it in the
-//! engine's waiting list.
+//! The instances in flight: a power-of-two ring indexed by `id & mask`, holding for ids
+//! `base .. end` (every id below `base` is complete) what other instances look up (start
+//! cycle, completion) and the engine's own record `T` of each instance. Lists of instances
+//! (the waiting list) then hold bare ids, which are cheap to copy.
 //!
 //! The span `end - base` is bounded by the scheduler (incomplete instances hold scheduler
 //! space) plus the instances loaded while the oldest one executes; the ring doubles when a
@@ -11,7 +11,9 @@
 pub(crate) const NOT_STARTED: u64 = u64::MAX;
 
 #[derive(Debug)]
-pub(crate) struct Window {
+pub(crate) struct Window<T> {
+    /// The engine's record of each instance.
+    records: Vec<T>,
     /// Start cycle of each instance, or [`NOT_STARTED`].
     started: Vec<u64>,
     /// Whether each instance completed.
@@ -24,12 +26,13 @@ pub(crate) struct Window {
     end: u64,
 }
 
-impl Window {
+impl<T: Copy + Default> Window<T> {
     /// A ring for at least `capacity` instances.
     #[inline]
     pub(crate) fn new(capacity: usize) -> Self {
         let cap = capacity.max(2).next_power_of_two();
         Window {
+            records: vec![T::default(); cap],
             started: vec![NOT_STARTED; cap],
             complete: vec![false; cap],
             mask: cap as u64 - 1,
@@ -44,9 +47,10 @@ impl Window {
         self.base
     }
 
-    /// Adds the next instance (not started) and returns its id.
+    /// Adds the next instance (not started), made by `record` from its id, and returns the
+    /// id.
     #[inline]
-    pub(crate) fn push(&mut self) -> u64 {
+    pub(crate) fn push(&mut self, record: impl FnOnce(u64) -> T) -> u64 {
         if self.end - self.base == self.started.len() as u64 {
             self.grow();
         }
@@ -54,6 +58,7 @@ impl Window {
         let i = (id & self.mask) as usize;
         self.started[i] = NOT_STARTED;
         self.complete[i] = false;
+        self.records[i] = record(id);
         self.end += 1;
         id
     }
@@ -67,6 +72,19 @@ impl Window {
         } else {
             NOT_STARTED
         }
+    }
+
+    /// The record of `id` (which must be in the window).
+    #[inline]
+    pub(crate) fn get(&self, id: u64) -> T {
+        self.records[(id & self.mask) as usize]
+    }
+
+    /// Replaces the record of `id` (which must be in the window) whole: records are written
+    /// in one piece so that reading them back never waits on partial stores.
+    #[inline]
+    pub(crate) fn set(&mut self, id: u64, record: T) {
+        self.records[(id & self.mask) as usize] = record;
     }
 
     #[inline]
@@ -100,11 +118,14 @@ impl Window {
         let mask = cap as u64 - 1;
         let mut started = vec![NOT_STARTED; cap];
         let mut complete = vec![false; cap];
+        let mut records = vec![T::default(); cap];
         for id in self.base..self.end {
-            let old = (id & self.mask) as usize;
-            started[(id & mask) as usize] = self.started[old];
-            complete[(id & mask) as usize] = self.complete[old];
+            let (old, new) = ((id & self.mask) as usize, (id & mask) as usize);
+            started[new] = self.started[old];
+            complete[new] = self.complete[old];
+            records[new] = self.records[old];
         }
+        self.records = records;
         self.started = started;
         self.complete = complete;
         self.mask = mask;
@@ -119,16 +140,17 @@ mod tests {
     fn grows_keeping_live_instances() {
         let mut w = Window::new(2);
         for id in 0..3 {
-            assert_eq!(w.push(), id);
+            assert_eq!(w.push(|id| id * 10), id);
         }
         w.start(1, 7);
         w.complete(0);
         w.retire();
         assert_eq!(w.base(), 1);
         for id in 3..9 {
-            assert_eq!(w.push(), id);
+            assert_eq!(w.push(|id| id * 10), id);
         }
         assert_eq!(w.capacity(), 8);
+        assert_eq!(w.get(2), 20);
         assert_eq!(w.started(1), 7);
         assert_eq!(w.started(2), NOT_STARTED);
         assert_eq!(w.started(100), NOT_STARTED);
