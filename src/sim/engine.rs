@@ -13,12 +13,14 @@
 //!
 //! [`Event`]: crate::sim::Observer
 
+use std::collections::HashMap;
+
 use thiserror::Error;
 
 use super::event::{InstRef, Observer, WaitCause};
 use super::options::SimOptions;
 use super::plan::{Op, Plan};
-use super::ports::Ports;
+use super::ports::{Ports, MAX_PORTS};
 use super::program::{SimMachine, SimProgram};
 use super::window::{Window, NOT_STARTED};
 
@@ -184,7 +186,20 @@ struct Engine<'a> {
     completed_instances: u64,
     /// Scratch buffer of the current instance's wait causes.
     causes: Vec<WaitCause>,
+    /// Relative states seen at iteration boundaries (see [`Engine::skip_steady_state`]).
+    seen: HashMap<Vec<u64>, Mark>,
 }
+
+/// When and where a relative state was seen.
+#[derive(Debug)]
+struct Mark {
+    cycle: u64,
+    end: u64,
+    usage: [u64; MAX_PORTS],
+}
+
+/// Most states remembered at once; the map starts over when full (bounded memory).
+const MAX_SEEN: usize = 256;
 
 impl<'a> Engine<'a> {
     fn new(
@@ -212,25 +227,34 @@ impl<'a> Engine<'a> {
             next_iteration: 0,
             completed_instances: 0,
             causes: Vec::new(),
+            seen: HashMap::new(),
             plan,
         }
     }
 
     fn run<O: Observer + ?Sized>(&mut self, observer: &mut O) -> Result<SimOutcome, SimError> {
-        if observer.wants_waits() {
-            self.run_with::<true, O>(observer)
-        } else {
-            self.run_with::<false, O>(observer)
+        match (observer.wants_waits(), observer.wants_cycles()) {
+            (true, true) => self.run_with::<true, true, O>(observer),
+            (false, true) => self.run_with::<false, true, O>(observer),
+            (_, false) => self.run_with::<false, false, O>(observer),
         }
     }
 
-    /// The cycle loop; `WAITS`: whether to work out and send `waited` events.
-    fn run_with<const WAITS: bool, O: Observer + ?Sized>(
+    /// The cycle loop; `WAITS`: whether to work out and send `waited` events; `CYCLES`:
+    /// whether every cycle must be simulated (else steady states are skipped).
+    fn run_with<const WAITS: bool, const CYCLES: bool, O: Observer + ?Sized>(
         &mut self,
         observer: &mut O,
     ) -> Result<SimOutcome, SimError> {
         let mut cycle = 0u64;
         while self.completed_instances < self.total_instances {
+            if !CYCLES && self.at_iteration_boundary() {
+                let later = self.skip_steady_state(cycle);
+                if later != cycle {
+                    cycle = later;
+                    continue; // the skipped stretch may have completed the run
+                }
+            }
             if cycle >= self.options.max_cycles {
                 return Err(SimError::CycleLimit(self.options.max_cycles));
             }
@@ -492,11 +516,108 @@ impl<'a> Engine<'a> {
         self.window.retire();
     }
 
+    /// Whether the next instance to load starts an iteration and no instance is partly
+    /// loaded: the moments whose states are compared.
+    fn at_iteration_boundary(&self) -> bool {
+        self.next_index == 0
+            && !matches!(self.waiting.last(), Some(e)
+                if self.window.get(e.id).loaded < self.plan.ops[self.window.get(e.id).index as usize].uops)
+    }
+
+    /// Steady state: if the engine's state at this iteration boundary, seen relative to the
+    /// cycle and the next id, equals the state at an earlier boundary, the run repeats the
+    /// stretch between them for as long as instances remain to load. Jumps over as many
+    /// whole repetitions as fit (keeping the end of the run, where loading stops, simulated)
+    /// and returns the new cycle. Only for observers that want no events.
+    ///
+    /// Why the state is complete: decisions depend on ids and cycles only through
+    /// differences (`pid = id - back`, `pid < base`, `cycle >= start + offset`, the divider's
+    /// busy time), except `iteration < distance`, settled once `base` passed
+    /// `max_distance` iterations; ports are compared only within a group of overlapping
+    /// masks, so the usage differences inside each group decide every future choice.
+    fn skip_steady_state(&mut self, cycle: u64) -> u64 {
+        let n = self.plan.ops.len() as u64;
+        let (base, end) = (self.window.base(), self.window.end());
+        if base < u64::from(self.plan.max_distance) * n {
+            return cycle;
+        }
+        let mut state = Vec::with_capacity(3 + 3 * (end - base) as usize);
+        state.extend([
+            u64::from(self.occupancy),
+            end - base,
+            self.divider_busy_until.saturating_sub(cycle),
+        ]);
+        for id in base..end {
+            let started = self.window.started(id);
+            if started == NOT_STARTED {
+                state.extend([u64::MAX, self.window.get(id).assigned]);
+            } else {
+                state.extend([cycle - started, u64::from(self.window.is_complete(id))]);
+            }
+        }
+        let usage = *self.ports.usage();
+        for &group in &self.plan.port_groups {
+            let ports = (0..MAX_PORTS).filter(|&p| group & (1 << p) != 0);
+            let least = ports.clone().map(|p| usage[p]).min().unwrap_or(0);
+            state.extend(ports.map(|p| usage[p] - least));
+        }
+        let Some(mark) = self.seen.get(&state) else {
+            if self.seen.len() >= MAX_SEEN {
+                self.seen.clear();
+            }
+            self.seen.insert(state, Mark { cycle, end, usage });
+            return cycle;
+        };
+        let (ids, cycles) = (end - mark.end, cycle - mark.cycle);
+        let room = self.options.max_cycles.saturating_sub(cycle + 1) / cycles;
+        let periods = ((self.total_instances - end) / ids.max(1)).min(room);
+        if ids == 0 || periods == 0 {
+            return cycle;
+        }
+        let per_port: [u64; MAX_PORTS] = std::array::from_fn(|p| usage[p] - mark.usage[p]);
+        self.seen.clear();
+        let (ids, cycles) = (ids * periods, cycles * periods);
+        let iterations = (ids / n) as u32;
+        self.window
+            .shift(ids, cycles, |r: &mut Waiting| r.iteration += iterations);
+        for e in &mut self.waiting {
+            *e = Entry::awake(e.id + ids);
+        }
+        self.next_iteration += iterations;
+        self.completed_instances += ids;
+        if self.divider_busy_until > cycle {
+            self.divider_busy_until += cycles;
+        }
+        if let Some(h) = &mut self.divider_holder {
+            h.iteration += iterations;
+        }
+        self.ports.add_usage(|p| per_port[p] * periods);
+        // Completions follow from the shifted starts.
+        self.completions.iter_mut().for_each(Vec::clear);
+        for id in self.window.base()..self.window.end() {
+            let started = self.window.started(id);
+            if started != NOT_STARTED && !self.window.is_complete(id) {
+                let w = self.window.get(id);
+                let op = &self.plan.ops[w.index as usize];
+                let done = started + u64::from(op.latency) - 1;
+                self.completions[(done & self.bucket_mask) as usize].push(Completion {
+                    id,
+                    inst: w.inst(op),
+                });
+            }
+        }
+        cycle + cycles
+    }
+
     /// Capacities of the buffers that live through the run (for the memory-bound test).
     #[cfg(test)]
     fn footprint(&self) -> usize {
         let buckets: usize = self.completions.iter().map(Vec::capacity).sum();
-        self.window.capacity() + self.waiting.capacity() + buckets + self.causes.capacity()
+        self.window.capacity()
+            + self.waiting.capacity()
+            + buckets
+            + self.causes.capacity()
+            + self.seen.len()
     }
 }
 

@@ -66,6 +66,10 @@ pub(crate) struct Plan {
     pub load_width: u32,
     /// The largest latency (at least 1).
     pub max_latency: u32,
+    /// The largest iteration distance of an input.
+    pub max_distance: u32,
+    /// Ports that are ever compared with each other: the unions of overlapping µop masks.
+    pub port_groups: Vec<u32>,
 }
 
 impl Plan {
@@ -172,6 +176,8 @@ impl Plan {
         } else {
             machine.issue_width
         };
+        let max_distance = inputs.iter().map(|i| i.distance).max().unwrap_or(0);
+        let port_groups = port_groups(&masks);
         Ok(Plan {
             ops,
             masks,
@@ -179,6 +185,49 @@ impl Plan {
             scheduler_size,
             load_width,
             max_latency,
+            max_distance,
+            port_groups,
         })
+    }
+}
+
+/// Merges overlapping masks until the groups are disjoint.
+fn port_groups(masks: &[u32]) -> Vec<u32> {
+    let mut groups: Vec<u32> = Vec::new();
+    for &m in masks.iter().filter(|&&m| m != 0) {
+        let mut merged = m;
+        groups.retain(|&g| {
+            let overlaps = g & merged != 0;
+            if overlaps {
+                merged |= g;
+            }
+            !overlaps
+        });
+        groups.push(merged);
+    }
+    // A merge can make an earlier group overlap a later one: repeat until stable.
+    loop {
+        let before = groups.len();
+        let mut out: Vec<u32> = Vec::new();
+        for g in groups {
+            match out.iter_mut().find(|o| **o & g != 0) {
+                Some(o) => *o |= g,
+                None => out.push(g),
+            }
+        }
+        groups = out;
+        if groups.len() == before {
+            return groups;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn port_groups_join_overlapping_masks() {
+        let mut g = super::port_groups(&[0b0011, 0b1000, 0b0110, 0, 0b1_0000_0000]);
+        g.sort_unstable();
+        assert_eq!(g, vec![0b0111, 0b1000, 0b1_0000_0000]);
     }
 }

@@ -10,7 +10,7 @@
 use super::event::InstRef;
 
 /// Ports a [`crate::uarch::PortMask`] can name.
-const MAX_PORTS: usize = 32;
+pub(crate) const MAX_PORTS: usize = 32;
 
 /// Per-cycle port occupancy plus per-port usage counts.
 #[derive(Debug)]
@@ -94,6 +94,18 @@ impl Ports {
             rest &= rest - 1;
             Some((p, self.holder[p]))
         })
+    }
+
+    /// µops placed on each port so far.
+    pub(crate) fn usage(&self) -> &[u64; MAX_PORTS] {
+        &self.usage
+    }
+
+    /// Adds µops to the ports' usage counts (skipping a steady state).
+    pub(crate) fn add_usage(&mut self, extra: impl Fn(usize) -> u64) {
+        for (p, u) in self.usage.iter_mut().enumerate() {
+            *u += extra(p);
+        }
     }
 
     /// Frees every port (thesis Algorithm 7: ports are pipelined).

@@ -47,6 +47,42 @@ impl<T: Copy + Default> Window<T> {
         self.base
     }
 
+    /// Next id to load; the window holds `base() .. end()`.
+    #[inline]
+    pub(crate) fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// Whether `id` (in the window) completed.
+    #[inline]
+    pub(crate) fn is_complete(&self, id: u64) -> bool {
+        self.complete[(id & self.mask) as usize]
+    }
+
+    /// Renumbers every instance `ids` later and moves every start `cycles` later, passing
+    /// each record through `shift` (skipping a steady state).
+    pub(crate) fn shift(&mut self, ids: u64, cycles: u64, shift: impl Fn(&mut T)) {
+        let live: Vec<(u64, bool, T)> = (self.base..self.end)
+            .map(|id| {
+                let i = (id & self.mask) as usize;
+                (self.started[i], self.complete[i], self.records[i])
+            })
+            .collect();
+        self.base += ids;
+        self.end += ids;
+        for (id, (started, complete, mut record)) in (self.base..self.end).zip(live) {
+            let i = (id & self.mask) as usize;
+            self.started[i] = if started == NOT_STARTED {
+                NOT_STARTED
+            } else {
+                started + cycles
+            };
+            self.complete[i] = complete;
+            shift(&mut record);
+            self.records[i] = record;
+        }
+    }
+
     /// Adds the next instance (not started), made by `record` from its id, and returns the
     /// id.
     #[inline]
