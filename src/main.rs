@@ -47,6 +47,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Data { action }) => cmd::data::run(action),
+        Some(Command::Batch(args)) => cmd::batch::run(&args),
         None => cmd::analyze::run(&cli.analyze),
     };
     match result {

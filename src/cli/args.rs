@@ -43,6 +43,31 @@ pub enum Command {
         #[command(subcommand)]
         action: DataCommand,
     },
+    /// Predict many blocks (BHive CSV or one hex block per line) and write CSV.
+    Batch(BatchArgs),
+}
+
+/// `suaca batch …` (issue #6 item 2).
+#[derive(Debug, Clone, Args)]
+pub struct BatchArgs {
+    /// Arch of rows without an `arch` column (uops.info name).
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Option<String>,
+    /// uops.info instructions.xml (plain or .zst) to use instead of the configured data.
+    #[arg(long, value_name = "PATH")]
+    pub uops_xml: Option<PathBuf>,
+    /// Input: CSV in BHive layout or one hex block per line (`-` = stdin).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+    /// Output CSV (`-` = stdout).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+    /// Copies N of the shorter run; prediction = (cycles(2N) - cycles(N)) / N, as BHive.
+    #[arg(long = "loop", value_name = "N", default_value_t = 100)]
+    pub copies: u32,
+    /// Worker threads (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// `suaca data …`.

@@ -7,5 +7,7 @@
 mod args;
 mod config;
 
-pub use args::{rewrite_suaca_flags, AnalyzeArgs, Cli, Command, DataCommand, InputSelection};
+pub use args::{
+    rewrite_suaca_flags, AnalyzeArgs, BatchArgs, Cli, Command, DataCommand, InputSelection,
+};
 pub use config::{Config, ConfigError};
