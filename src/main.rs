@@ -37,8 +37,16 @@ impl Failure {
 
 fn main() -> ExitCode {
     let argv = rewrite_suaca_flags(std::env::args_os());
+    // In JSON mode errors are JSON too, even when the command line does not parse.
+    let json = cmd::output::wants_json(&argv);
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
+        Err(e) if json && e.use_stderr() => {
+            let rendered = e.render().to_string();
+            let message = rendered.trim().trim_start_matches("error: ");
+            eprintln!("{}", cmd::output::json_error(message, 2));
+            return ExitCode::from(2);
+        }
         Err(e) => {
             // --help and --version are not errors.
             let _ = e.print();
@@ -48,13 +56,18 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Data { action }) => cmd::data::run(action),
         Some(Command::Batch(args)) => cmd::batch::run(&args),
+        Some(Command::Completions { shell }) => cmd::completions::run(shell),
         None => cmd::analyze::run(&cli.analyze),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             let _ = std::io::stdout().flush();
-            eprintln!("suaca: error: {}", f.message);
+            if json {
+                eprintln!("{}", cmd::output::json_error(&f.message, f.code));
+            } else {
+                eprintln!("suaca: error: {}", f.message);
+            }
             ExitCode::from(f.code)
         }
     }

@@ -226,3 +226,112 @@ fn stencil_3000_iterations_on_ivb() {
     ]);
     assert!(pf.contains("Microops per cycle: 4.00"), "{pf}");
 }
+
+/// The detail view's tables as (first column → remaining cells).
+fn detail_rows(out: &str, title: &str) -> Vec<Vec<String>> {
+    let section = &out[out
+        .find(title)
+        .unwrap_or_else(|| panic!("{title} in {out}"))..];
+    section
+        .lines()
+        .skip(3) // title, header, separator
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let cells: Vec<String> = l.split('|').map(|c| c.trim().to_string()).collect();
+            cells[1..cells.len() - 1].to_vec()
+        })
+        .collect()
+}
+
+/// §2.6: details of line 0 of the branchy program on SNB, 200 iterations — every value.
+#[test]
+fn branchy_detail_of_line_0() {
+    let out = thesis(&["--arch", "SNB", "--detail", "0", &program("branchy")]);
+    assert!(out.contains("Detailed delay information for instruction: mov rax, 0x1 in line 0"));
+    assert!(out.contains("Maximum latency: 1"));
+    assert_eq!(
+        detail_rows(&out, "Latencies for dependencies:"),
+        [vec!["3", "1", ""], vec!["5", "1", ""]]
+    );
+    assert_eq!(
+        detail_rows(&out, "Delay caused by dependencies:"),
+        [vec!["3", "15.2", "0.0"], vec!["5", "14.5", "0.0"]]
+    );
+    assert_eq!(
+        detail_rows(&out, "Delay caused by blocked ports:"),
+        [
+            vec!["0", "0.0", "15.1"],
+            vec!["1", "13.5", "15.1"],
+            vec!["5", "0.0", "15.1"]
+        ]
+    );
+}
+
+/// §4.1: details of line 0 of the six movs: no dependencies, 46.7 caused on port 0 and
+/// 15.6 suffered from each of its three ports.
+#[test]
+fn six_movs_detail_of_line_0() {
+    let out = thesis(&["--arch", "SNB", "--detail", "0", &program("mov6")]);
+    assert!(out.contains("This instruction doesn't have any dependencies!"));
+    assert_eq!(
+        detail_rows(&out, "Delay caused by blocked ports:"),
+        [
+            vec!["0", "46.7", "15.6"],
+            vec!["1", "0.0", "15.6"],
+            vec!["5", "0.0", "15.6"]
+        ]
+    );
+}
+
+/// §4.2 Example 7: the latencies of line 3 of the stencil (2 → 3: 3, 3 → 4: 3, 6 → 3: 1);
+/// the delays depend on the long run's dynamics, so only their direction is checked.
+#[test]
+fn stencil_detail_of_line_3() {
+    let out = thesis(&[
+        "--arch",
+        "IVB",
+        "--loop",
+        "3000",
+        "-pf",
+        "-p",
+        "--detail",
+        "3",
+        &program("stencil"),
+    ]);
+    assert!(out.contains("Maximum latency: 3"));
+    assert_eq!(
+        detail_rows(&out, "Latencies for dependencies:"),
+        [vec!["2", "", "3"], vec!["4", "3", ""], vec!["6", "", "1"]]
+    );
+    let deps = detail_rows(&out, "Delay caused by dependencies:");
+    assert_eq!(deps[0][1], "0.0", "line 3 never delays line 2");
+    assert_eq!(deps[1][2], "0.0", "line 4 never delays line 3");
+    assert!(
+        deps[0][2].parse::<f64>().expect("n") > 10.0
+            && deps[1][1].parse::<f64>().expect("n") > 10.0
+    );
+}
+
+/// `--iform` adds the XED iform and uops.info variant of each line; `-p` makes no extra runs.
+#[test]
+fn iform_and_performance_mode() {
+    let out = thesis(&["--arch", "IVB", "-p", "--iform", &program("stencil")]);
+    assert_eq!(
+        throughput_lines(&out),
+        ["Block throughput: 3.07 cycles", "Microops per cycle: 3.91"]
+    );
+    let r = row(&out, 1);
+    assert!(r.contains(&"VADDSD_XMMdq_XMMdq_MEMq".to_string()), "{r:?}");
+    assert!(r.contains(&"VADDSD (XMM, XMM, M64)".to_string()), "{r:?}");
+    let r = row(&out, 7);
+    assert!(r.contains(&"CMP_39 (R64, R64)".to_string()), "{r:?}");
+    // -p with switches: only the run with all of them.
+    let out = thesis(&["--arch", "SNB", "-p", "-ip", &program("mov6")]);
+    assert_eq!(
+        throughput_lines(&out),
+        [
+            "Block throughput with infinitely usable ports: 1.50 cycles",
+            "Microops per cycle: 4.00"
+        ]
+    );
+}

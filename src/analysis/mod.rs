@@ -4,6 +4,7 @@
 //! extra runs), the main path and the branch paths (§2.7), the detail view (§2.6).
 //! Must not touch: decoding, file formats, printing.
 
+mod graphs;
 mod paths;
 pub mod program;
 
@@ -18,8 +19,8 @@ use crate::report::model::{
     BranchReport, BranchSide, DetailReport, LatencyPair, RegionInfo, RegionReport, RunSummary,
     Table, TableRow,
 };
-use crate::report::views::LineStats;
-use crate::sim::{simulate, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
+use crate::report::views::{LineStats, Timeline, TimelineView};
+use crate::sim::{simulate, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
 use crate::uarch::MicroArch;
 
 /// The machine as the analysis needs it.
@@ -69,6 +70,8 @@ pub struct AnalysisOptions {
     pub branches: bool,
     /// Cap on simulated cycles per run.
     pub max_cycles: u64,
+    /// `--timeline N`: record the first N iterations of the table's run.
+    pub timeline: Option<u32>,
 }
 
 impl AnalysisOptions {
@@ -81,6 +84,7 @@ impl AnalysisOptions {
             detail: None,
             branches: false,
             max_cycles: SimOptions::new(1).max_cycles,
+            timeline: None,
         }
     }
 
@@ -144,6 +148,7 @@ struct PathResult {
     runs: Vec<RunSummary>,
     table: Table,
     stats: LineStats,
+    timeline: Option<Timeline>,
 }
 
 fn summary(w: WhatIf, out: &crate::sim::SimOutcome) -> RunSummary {
@@ -174,7 +179,16 @@ fn run_path(
     };
     let table_run = opts.table_run();
     let mut stats = LineStats::new(&program, machine.sim.port_count);
-    let table_out = simulate(&program, &machine.sim, &sim_opts(table_run), &mut stats)?;
+    let mut timeline = opts.timeline.map(|n| TimelineView::new(&program, n));
+    let table_out = match &mut timeline {
+        Some(view) => {
+            let observers: &mut [&mut dyn Observer] = &mut [&mut stats, view];
+            simulate(&program, &machine.sim, &sim_opts(table_run), observers)?
+        }
+        None => simulate(&program, &machine.sim, &sim_opts(table_run), &mut stats)?,
+    };
+    let timeline =
+        timeline.map(|view| view.finish(|line| (instrs[line as usize].text.clone(), None)));
     let run = summary(table_run, &table_out);
     let mut runs = Vec::new();
     for w in opts.runs() {
@@ -193,6 +207,7 @@ fn run_path(
             let desc = descs[line].as_ref();
             TableRow {
                 line: line as u32,
+                source_line: None,
                 address: instr.address,
                 text: instr.text.clone(),
                 supported: desc.is_some(),
@@ -214,7 +229,12 @@ fn run_path(
         rows,
         total_uops: program.uops_per_iteration(),
     };
-    Ok(PathResult { runs, table, stats })
+    Ok(PathResult {
+        runs,
+        table,
+        stats,
+        timeline,
+    })
 }
 
 /// An observer for runs whose only result is the cycle count.
@@ -268,7 +288,8 @@ pub fn analyze_region(
         &machine.arch,
         &BoundOptions::default(),
     );
-    let main = run_path(program, instrs, descs, machine, opts, &all)?;
+    let graphs = graphs::build(instrs, descs, &cfg, &deps);
+    let mut main = run_path(program, instrs, descs, machine, opts, &all)?;
 
     let mut warnings = Vec::new();
     for (instr, desc) in instrs.iter().zip(descs) {
@@ -308,6 +329,8 @@ pub fn analyze_region(
         branches,
         bounds,
         warnings,
+        graphs,
+        timeline: main.timeline.take(),
     })
 }
 
@@ -325,24 +348,28 @@ fn detail_report(
         (Some(pd), Some(cd)) => Some(program::edge_offset(pd, cd, loc)),
         _ => None,
     };
-    for (consumer, edge) in deps.consumers_of(l) {
-        let entry = pairs.entry(consumer as u32).or_insert(LatencyPair {
-            line: consumer as u32,
+    // Each related line once, with the largest latency in each direction.
+    let keep_max = |slot: &mut Option<u32>, o: u32| *slot = Some(slot.map_or(o, |x| x.max(o)));
+    let consumers = deps.consumers_of(l).map(|(c, e)| (c, e, true));
+    let producers = deps.producers_of(l).map(|(p, e)| (p, e, false));
+    for (other, edge, from_detailed) in consumers.chain(producers) {
+        let entry = pairs.entry(other as u32).or_insert(LatencyPair {
+            line: other as u32,
             from_detailed: None,
             to_detailed: None,
         });
-        if let Some(o) = offset(l, consumer, edge.loc) {
-            entry.from_detailed = Some(entry.from_detailed.map_or(o, |x: u32| x.max(o)));
-        }
-    }
-    for (producer, edge) in deps.producers_of(l) {
-        let entry = pairs.entry(producer as u32).or_insert(LatencyPair {
-            line: producer as u32,
-            from_detailed: None,
-            to_detailed: None,
-        });
-        if let Some(o) = offset(producer, l, edge.loc) {
-            entry.to_detailed = Some(entry.to_detailed.map_or(o, |x: u32| x.max(o)));
+        let (p, c) = if from_detailed {
+            (l, other)
+        } else {
+            (other, l)
+        };
+        if let Some(o) = offset(p, c, edge.loc) {
+            let slot = if from_detailed {
+                &mut entry.from_detailed
+            } else {
+                &mut entry.to_detailed
+            };
+            keep_max(slot, o);
         }
     }
     let delays = main
@@ -399,6 +426,7 @@ fn branch_report(
         let path_opts = AnalysisOptions {
             detail: None,
             branches: false,
+            timeline: None,
             ..opts.clone()
         };
         let result = run_path(program, instrs, descs, machine, &path_opts, &lines)?;

@@ -1,6 +1,6 @@
 //! Plain-text rendering of the bottleneck table (ASCII, deterministic).
 
-use comfy_table::{presets::ASCII_MARKDOWN, ContentArrangement, Table};
+use comfy_table::{presets::ASCII_MARKDOWN, Attribute, Cell, Color, Table};
 
 use super::{fmt_lines, fmt_num, BoundRow, Bounds, RowState};
 
@@ -39,10 +39,31 @@ fn detail_cell(r: &BoundRow) -> String {
     s
 }
 
+/// How [`render_styled`] lays the table out.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Wrap the table to this many columns (the Inputs/detail column wraps).
+    pub width: Option<u16>,
+    /// ANSI colour: the headline and the binding rows.
+    pub color: bool,
+}
+
+/// ANSI bold red on, and reset.
+const HEADLINE_ON: &str = "\x1b[1;31m";
+const HEADLINE_OFF: &str = "\x1b[0m";
+
 /// The bottleneck table with a headline: Limit, Cycles/iter (and % of the prediction),
-/// Binds, Inputs/detail.
+/// Binds, Inputs/detail. No colour, no wrapping.
 pub fn render_text(bounds: &Bounds, arch: &str) -> String {
+    render_styled(bounds, arch, &Style::default())
+}
+
+/// [`render_text`] wrapped to `style.width` and coloured when `style.color`.
+pub fn render_styled(bounds: &Bounds, arch: &str, style: &Style) -> String {
     let mut out = String::new();
+    if style.color {
+        out.push_str(HEADLINE_ON);
+    }
     match (bounds.predicted, bounds.bottleneck) {
         (Some(p), Some(b)) => out.push_str(&format!(
             "Bottleneck analysis ({}): at least {} cycles per iteration, bound by {}\n",
@@ -52,19 +73,34 @@ pub fn render_text(bounds: &Bounds, arch: &str) -> String {
         )),
         _ => out.push_str(&format!("Bottleneck analysis ({}): no bound known\n", arch)),
     }
+    if style.color {
+        // The reset goes before the newline so a pager never carries the colour over.
+        out.pop();
+        out.push_str(HEADLINE_OFF);
+        out.push('\n');
+    }
     let mut t = Table::new();
-    t.load_preset(ASCII_MARKDOWN)
-        .set_content_arrangement(ContentArrangement::Disabled);
+    t.load_preset(ASCII_MARKDOWN);
+    if style.color {
+        t.enforce_styling();
+    } else {
+        t.force_no_tty();
+    }
     t.set_header(vec!["#", "Limit", "Cycles/iter", "Binds", "Inputs/detail"]);
     for r in &bounds.rows {
+        let mut binds = Cell::new(binds_cell(r));
+        if style.color && r.binds {
+            binds = binds.fg(Color::Red).add_attribute(Attribute::Bold);
+        }
         t.add_row(vec![
-            r.kind.number().to_string(),
-            r.kind.label().to_string(),
-            cycles_cell(r, bounds.predicted),
-            binds_cell(r).to_string(),
-            detail_cell(r),
+            Cell::new(r.kind.number()),
+            Cell::new(r.kind.label()),
+            Cell::new(cycles_cell(r, bounds.predicted)),
+            binds,
+            Cell::new(detail_cell(r)),
         ]);
     }
+    crate::report::fit::fit(&mut t, style.width, 4);
     out.push_str(&t.to_string());
     out.push('\n');
     out

@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
-const EXAMPLES: &str = "\
+/// The examples of `--help` (also the EXAMPLES section of the man page).
+pub const EXAMPLES: &str = "\
 Examples:
   suaca a.out                          analyze every marked region for the default arch
   suaca -ip -pf --arch CFL a.out       with perfect front end and infinite ports, on Coffee Lake
@@ -13,6 +14,13 @@ Examples:
   suaca --hex 4801d84801d8 --arch SKL  a BHive-style hex block
   suaca --list-regions a.out           the marked regions of a file
   suaca -cfg -dg a.out                 write controlflow.dot and dependency.dot
+  suaca loop.s                         assembly text (GNU as; regions from markers or
+                                       # LLVM-MCA-BEGIN/END comments, else the whole file)
+  cc -O2 -S -o- f.c | suaca --json -   the compiler's assembly from stdin, as JSON
+  suaca --timeline=2 a.out             cycle by cycle: the first 2 iterations
+  suaca --trace trace.html a.out       the same timeline as a self-contained HTML page
+  suaca completions bash               a bash completion script
+  suaca batch -i bhive.csv -o out.csv  predictions for many hex blocks (BHive CSV) as CSV
   suaca data list                      which archs have data, and from where";
 
 /// suaca: static throughput analysis of x86-64 loops (an open successor of IACA/SUACA).
@@ -45,6 +53,11 @@ pub enum Command {
     },
     /// Predict many blocks (BHive CSV or one hex block per line) and write CSV.
     Batch(BatchArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// `suaca batch …` (issue #6 item 2).
@@ -97,12 +110,25 @@ pub enum InputSelection {
     Raw(PathBuf),
     /// A hex string.
     Hex(String),
+    /// Standard input (`-`): assembly text or an object file.
+    Stdin,
+}
+
+/// How the report is written.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Tables as in the thesis.
+    #[default]
+    Text,
+    /// One JSON document (schema: docs/suaca-report.schema.json).
+    Json,
 }
 
 /// Options of the analysis (SUACA thesis §2.8, plus long forms).
 #[derive(Debug, Clone, Default, Args)]
 pub struct AnalyzeArgs {
-    /// Object file, executable or library with IACA markers.
+    /// Object file, executable or library with IACA markers, or assembly text (`.s`, `.S`,
+    /// `.asm`, or any text file that looks like assembly); `-` reads standard input.
     #[arg(value_name = "FILE", required_unless_present_any = ["raw", "hex", "print_default", "setup"])]
     pub file: Option<PathBuf>,
     /// Analyze the raw bytes of FILE (no markers needed).
@@ -165,6 +191,32 @@ pub struct AnalyzeArgs {
     /// Print the default arch and iteration count.
     #[arg(long)]
     pub print_default: bool,
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// Short for `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+    /// Show when each instruction of the first N iterations (default 3) was loaded, waited,
+    /// executed and finished (`--timeline=N`; the `=` keeps FILE from being taken as N).
+    #[arg(
+        long,
+        value_name = "N",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "3"
+    )]
+    pub timeline: Option<u32>,
+    /// Write the timeline as a self-contained HTML page to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub trace: Option<PathBuf>,
+    /// Fit text tables to COLS columns (0: never wrap). Default: the terminal's width, or
+    /// 100 when the output is not a terminal.
+    #[arg(long, value_name = "COLS")]
+    pub width: Option<u16>,
+    /// GNU assembler used for assembly text.
+    #[arg(long, value_name = "PATH", default_value = "as")]
+    pub assembler: PathBuf,
 }
 
 impl AnalyzeArgs {
@@ -175,7 +227,19 @@ impl AnalyzeArgs {
         } else if let Some(r) = &self.raw {
             Some(InputSelection::Raw(r.clone()))
         } else {
-            self.file.clone().map(InputSelection::File)
+            match &self.file {
+                Some(f) if f.as_os_str() == "-" => Some(InputSelection::Stdin),
+                f => f.clone().map(InputSelection::File),
+            }
+        }
+    }
+
+    /// The output format (`--json` or `--format`).
+    pub fn output_format(&self) -> OutputFormat {
+        if self.json {
+            OutputFormat::Json
+        } else {
+            self.format
         }
     }
 }
@@ -259,6 +323,29 @@ mod tests {
         );
         let argv = rewrite_suaca_flags(["suaca"].iter().map(Into::into));
         assert!(Cli::try_parse_from(argv).is_err(), "an input is required");
+    }
+
+    #[test]
+    fn output_and_timeline_flags() {
+        let a = parse(&["suaca", "--timeline", "x.s"]).analyze;
+        assert_eq!(
+            (a.timeline, a.file.as_deref()),
+            (Some(3), Some("x.s".as_ref()))
+        );
+        let a = parse(&["suaca", "--timeline=5", "--json", "-"]).analyze;
+        assert_eq!(a.timeline, Some(5));
+        assert_eq!(a.output_format(), OutputFormat::Json);
+        assert_eq!(a.input(), Some(InputSelection::Stdin));
+        let a = parse(&["suaca", "--format", "json", "x"]).analyze;
+        assert_eq!(a.output_format(), OutputFormat::Json);
+        assert_eq!(
+            parse(&["suaca", "x"]).analyze.output_format(),
+            OutputFormat::Text
+        );
+        assert!(matches!(
+            parse(&["suaca", "completions", "zsh"]).command,
+            Some(Command::Completions { .. })
+        ));
     }
 
     #[test]

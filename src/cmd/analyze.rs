@@ -1,18 +1,18 @@
 //! The analysis command: input → regions → decode → data → graphs → simulation → report.
 
-use std::io::Write as _;
 use std::path::Path;
 
 use suaca::analysis::{analyze_region, AnalysisError, AnalysisOptions, Machine};
-use suaca::cli::{AnalyzeArgs, Config, InputSelection};
+use suaca::cli::{AnalyzeArgs, Config};
 use suaca::db::{InstrDb, InstrDesc};
 use suaca::ir::{Instr, Region};
 use suaca::report::model::{Report, SCHEMA_VERSION};
-use suaca::report::text::{render, TextOptions};
+use suaca::report::views::DEFAULT_TIMELINE_ITERATIONS;
 use suaca::sim::{SimOptions, WhatIf};
-use suaca::{cfg, dataset, decode, deps, input, uarch};
+use suaca::uarch::MicroArch;
+use suaca::{cfg, dataset, decode, deps, uarch};
 
-use super::env;
+use super::{env, output, source};
 use crate::Failure;
 
 /// Iterations when neither `--loop` nor `--setup` say otherwise (the thesis' examples use 200).
@@ -27,10 +27,14 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         return setup_defaults(setup, &dirs.config);
     }
     if args.print_default {
-        println!(
-            "Default architecture: {}",
-            config.arch.as_deref().unwrap_or(DEFAULT_ARCH)
-        );
+        match &config.arch {
+            Some(a) => println!("Default architecture: {a}"),
+            None => println!(
+                "Default architecture: not set (the host's, {}, when data for it exists, else {})",
+                suaca::uarch::host::detect().unwrap_or("unknown"),
+                env::EMBEDDED.first().map_or(DEFAULT_ARCH, |(n, _)| n)
+            ),
+        }
         println!(
             "Default number of iterations: {}",
             config.iterations.unwrap_or(DEFAULT_ITERATIONS)
@@ -40,9 +44,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     let selection = args
         .input()
         .ok_or_else(|| Failure::input("no input: give a FILE, --raw FILE or --hex HEX"))?;
-    let regions = load_regions(&selection)?;
-    let regions = select_region(regions, args.region, &selection)?;
-    let decoded = decode_all(&regions, &selection)?;
+    let loaded = source::load(&selection, &args.assembler)?;
+    let name = loaded.input.name.clone();
+    let regions = select_region(loaded.regions.clone(), args.region, &name)?;
+    let decoded = decode_all(&regions, &name)?;
     if args.list_regions {
         return list_regions(&decoded);
     }
@@ -60,14 +65,31 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
             SimOptions::MAX_ITERATIONS
         )));
     }
-    let sources = env::sources(args.uops_xml.as_deref(), &dirs);
-    let arch_name = choose_arch(args.arch.as_deref(), config.arch.as_deref());
-    let arch = uarch::load(&arch_name).map_err(Failure::input)?;
-    let data = dataset::load_first(&sources, &arch.name, &dirs.cache).map_err(Failure::input)?;
-    for w in &data.warnings {
-        eprintln!("suaca: warning: {w}");
+    if args.timeline == Some(0) {
+        return Err(Failure::input("--timeline must be at least 1"));
     }
-    let db = InstrDb::new(data.records(), &arch.name, |g| arch.port_mask(g));
+    // --trace alone shows the default number of iterations.
+    let timeline = args
+        .timeline
+        .or(args.trace.is_some().then_some(DEFAULT_TIMELINE_ITERATIONS))
+        .map(|n| n.min(iterations));
+    let sources = env::sources(args.uops_xml.as_deref(), &dirs);
+    let (arch, data) = choose_arch(
+        args.arch.as_deref(),
+        config.arch.as_deref(),
+        &sources,
+        &dirs.cache,
+    )?;
+    let mut warnings = loaded.warnings.clone();
+    warnings.extend(data.warnings.iter().map(ToString::to_string));
+    let all_instrs: Vec<Instr> = decoded
+        .iter()
+        .flat_map(|(_, i)| i.iter().cloned())
+        .collect();
+    let prefixes = suaca::db::iform_prefixes(&all_instrs);
+    let db = InstrDb::new(data.records_with_iform_prefix(&prefixes), &arch.name, |g| {
+        arch.port_mask(g)
+    });
     let machine = Machine::of(&arch);
     let opts = AnalysisOptions {
         what_if: WhatIf {
@@ -78,6 +100,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         performance: args.performance,
         detail: args.detail,
         branches: args.branches,
+        timeline,
         ..AnalysisOptions::new(iterations)
     };
 
@@ -86,6 +109,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         suaca_version: env!("CARGO_PKG_VERSION").to_string(),
         arch: arch.name.clone(),
         iterations,
+        input: loaded.input.clone(),
+        warnings,
         regions: Vec::new(),
     };
     let many = decoded.len() > 1;
@@ -94,24 +119,19 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         if args.cfg || args.dg {
             write_graphs(args, region, instrs, iterations, many)?;
         }
-        let r = analyze_region(region, instrs, &descs, &machine, &opts).map_err(|e| {
-            let message = format!("{}: region {}: {e}", describe(&selection), region.index);
+        let mut r = analyze_region(region, instrs, &descs, &machine, &opts).map_err(|e| {
+            let message = format!("{name}: region {}: {e}", region.index);
             match e {
                 // A line that does not exist is a usage error, not a failed analysis.
                 AnalysisError::DetailOutOfRange { .. } => Failure::input(message),
                 _ => Failure::analysis(message),
             }
         })?;
+        let lines = loaded.source_lines(region, instrs);
+        r.set_source_lines(|l| lines.get(l as usize).copied().flatten());
         report.regions.push(r);
     }
-    let mut out = std::io::stdout().lock();
-    let text = TextOptions { iform: args.iform };
-    match render(&report, &text, &mut out).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        // A closed pipe (`suaca … | head`) is not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure::analysis(format!("cannot write the report: {e}"))),
-    }
+    output::write(&report, args)
 }
 
 fn setup_defaults(setup: &[String], dir: &Path) -> Result<(), Failure> {
@@ -143,39 +163,34 @@ fn setup_defaults(setup: &[String], dir: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `--arch`, else `--setup`'s, else the host's when we know it, else the built-in default.
-fn choose_arch(flag: Option<&str>, configured: Option<&str>) -> String {
-    flag.or(configured)
-        .map(str::to_string)
-        .or_else(host_arch)
-        .unwrap_or_else(|| DEFAULT_ARCH.to_string())
-}
-
-/// The host's arch when embedded data exists for it.
-fn host_arch() -> Option<String> {
-    let name = suaca::uarch::host::detect()?;
-    env::EMBEDDED
-        .iter()
-        .any(|(n, _)| *n == name)
-        .then(|| name.to_string())
-}
-
-fn load_regions(selection: &InputSelection) -> Result<Vec<Region>, Failure> {
-    match selection {
-        InputSelection::File(p) => input::regions_from_file(p).map_err(Failure::input),
-        InputSelection::Raw(p) => input::region_from_raw(p)
-            .map(|r| vec![r])
-            .map_err(Failure::input),
-        InputSelection::Hex(h) => input::region_from_hex(h)
-            .map(|r| vec![r])
-            .map_err(Failure::input),
+/// The arch and its data: `--arch`, else `--setup`'s, else the host's when some data source
+/// has it, else the first embedded data set, else SKL.
+fn choose_arch(
+    flag: Option<&str>,
+    configured: Option<&str>,
+    sources: &[dataset::DataSource],
+    cache: &Path,
+) -> Result<(MicroArch, dataset::ArchData), Failure> {
+    let load = |name: &str| -> Result<(MicroArch, dataset::ArchData), Failure> {
+        let arch = uarch::load(name).map_err(Failure::input)?;
+        let data = dataset::load_first(sources, &arch.name, cache).map_err(Failure::input)?;
+        Ok((arch, data))
+    };
+    if let Some(name) = flag.or(configured) {
+        return load(name);
     }
+    if let Some(host) = suaca::uarch::host::detect() {
+        if let Ok(found) = load(host) {
+            return Ok(found);
+        }
+    }
+    load(env::EMBEDDED.first().map_or(DEFAULT_ARCH, |(name, _)| name))
 }
 
 fn select_region(
     regions: Vec<Region>,
     which: Option<usize>,
-    selection: &InputSelection,
+    name: &str,
 ) -> Result<Vec<Region>, Failure> {
     match which {
         None => Ok(regions),
@@ -187,37 +202,21 @@ fn select_region(
                 .map(|r| vec![r])
                 .ok_or_else(|| {
                     Failure::input(format!(
-                        "{}: --region {n} does not exist; the file has {count} region(s), numbered from 0",
-                        describe(selection)
+                        "{name}: --region {n} does not exist; the file has {count} region(s), numbered from 0"
                     ))
                 })
         }
     }
 }
 
-fn describe(selection: &InputSelection) -> String {
-    match selection {
-        InputSelection::File(p) | InputSelection::Raw(p) => p.display().to_string(),
-        InputSelection::Hex(_) => "<hex>".into(),
-    }
-}
-
-fn decode_all(
-    regions: &[Region],
-    selection: &InputSelection,
-) -> Result<Vec<(Region, Vec<Instr>)>, Failure> {
+fn decode_all(regions: &[Region], name: &str) -> Result<Vec<(Region, Vec<Instr>)>, Failure> {
     regions
         .iter()
         .map(|r| {
             decode::decode_region(r)
                 .map(|instrs| (r.clone(), instrs))
                 .map_err(|e| {
-                    Failure::input(format!(
-                        "{}: region {} ({}): {e}",
-                        describe(selection),
-                        r.index,
-                        r.section
-                    ))
+                    Failure::input(format!("{name}: region {} ({}): {e}", r.index, r.section))
                 })
         })
         .collect()

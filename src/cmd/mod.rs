@@ -3,6 +3,9 @@
 
 pub mod analyze;
 pub mod batch;
+pub mod completions;
 pub mod data;
 pub mod env;
 pub mod fetch;
+pub mod output;
+pub mod source;

@@ -296,6 +296,23 @@ impl ArchData {
             .unwrap_or_default()
     }
 
+    /// The records whose iform starts with one of `prefixes`, in document order; decodes
+    /// only those. A single analysis needs a few dozen of the thousands of records, and
+    /// decoding all of them would dominate a warm run.
+    pub fn records_with_iform_prefix<'a>(
+        &'a self,
+        prefixes: &'a [String],
+    ) -> impl Iterator<Item = &'a InstrRecord> + 'a {
+        let mut wanted: Vec<usize> = self
+            .by_iform
+            .iter()
+            .filter(|(iform, _)| prefixes.iter().any(|p| iform.starts_with(p.as_str())))
+            .flat_map(|(_, v)| v.iter().copied())
+            .collect();
+        wanted.sort_unstable();
+        wanted.into_iter().filter_map(|i| self.rec(i))
+    }
+
     /// All records, in document order (decodes every record on first use).
     pub fn records(&self) -> impl Iterator<Item = &InstrRecord> + '_ {
         (0..self.cells.len()).filter_map(|i| self.rec(i))

@@ -23,3 +23,16 @@ mod names;
 pub use desc::{Endpoint, InstrDesc, LatVia, OpLatency, PortGroupDesc, Variant};
 pub use instr_db::{InstrDb, Match};
 pub use matcher::{signature, NoMatch};
+
+/// The iform prefixes (XED iclass names) the records matching `instrs` can have: building an
+/// [`InstrDb`] from only those records is enough to describe `instrs` (every XED iform
+/// starts with its instruction's base name).
+pub fn iform_prefixes(instrs: &[crate::ir::Instr]) -> Vec<String> {
+    let mut out: Vec<String> = instrs
+        .iter()
+        .flat_map(|i| names::iclass_candidates(&i.iced))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}

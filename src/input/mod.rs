@@ -11,8 +11,10 @@
 //! regions_from_file ─► object: sections of kind Text ─► markers ─► Vec<Region> (+ symbol)
 //! region_from_raw   ─► whole file                               ─► Region "<raw>" at 0
 //! region_from_hex   ─► hex digits                               ─► Region "<hex>" at 0
+//! asm::assemble     ─► GNU as ─► object ─► markers | whole code sections ─► Region + lines
 //! ```
 
+pub mod asm;
 mod error;
 mod hex;
 pub mod markers;

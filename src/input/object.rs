@@ -243,7 +243,10 @@ fn code_symbols(
         })
         .filter_map(|symbol| {
             let section = symbol.section_index()?;
-            let name = symbol.name().ok().filter(|name| !name.is_empty())?;
+            // The line labels of assembly input (`asm`) never name a region.
+            let name = symbol.name().ok().filter(|name| {
+                !name.is_empty() && !name.starts_with(super::asm::LINE_LABEL_PREFIX)
+            })?;
             Some(CodeSymbol {
                 section,
                 address: symbol.address(),

@@ -1,11 +1,16 @@
 //! What suaca says: views that observe simulation events and the renderers that format them.
 //!
 //! Owns: the per-line statistics (had/caused to wait, port use, divider), the detail view of
-//! one line, and the text and JSON renderings.
+//! one line, the timeline, the graphs as data, and the text, JSON (serde, schema in
+//! `docs/suaca-report.schema.json`) and HTML trace renderings.
 //! Must not touch: simulation state (views see only events and the static program).
 
+pub mod fit;
+pub mod graphs;
 pub mod model;
 pub mod text;
+pub mod timeline_text;
+pub mod trace;
 pub mod views;
 
 pub use model::Report;

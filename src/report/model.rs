@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::views::{LineDetail, LineRow};
+use super::graphs::Graphs;
+use super::views::{LineDetail, LineRow, Timeline};
 
 /// Version of the JSON wire format; bump on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -32,6 +33,8 @@ pub struct RunSummary {
 pub struct TableRow {
     /// Line in the region (0-based).
     pub line: u32,
+    /// Line (1-based) in the assembly source, when the input was assembly text.
+    pub source_line: Option<u32>,
     /// Address of the instruction.
     pub address: u64,
     /// Intel-syntax text.
@@ -143,6 +146,57 @@ pub struct RegionReport {
     pub bounds: crate::bounds::Bounds,
     /// Warnings about this region (unsupported instructions, ...).
     pub warnings: Vec<String>,
+    /// The control-flow and dependency graphs.
+    pub graphs: Graphs,
+    /// `--timeline`: the first iterations of the table's run, cycle by cycle.
+    pub timeline: Option<Timeline>,
+}
+
+impl RegionReport {
+    /// Sets the source line of every row, node and timeline entry from `source_of(line)`.
+    pub fn set_source_lines(&mut self, source_of: impl Fn(u32) -> Option<u32>) {
+        let mut tables = vec![&mut self.table];
+        if let Some(b) = &mut self.branches {
+            tables.push(&mut b.left.table);
+            tables.push(&mut b.right.table);
+        }
+        for t in tables {
+            for row in &mut t.rows {
+                row.source_line = source_of(row.line);
+            }
+        }
+        for n in &mut self.graphs.nodes {
+            n.source_line = source_of(n.line);
+        }
+        if let Some(t) = &mut self.timeline {
+            for e in &mut t.entries {
+                e.source_line = source_of(e.line);
+            }
+        }
+    }
+}
+
+/// What kind of input the report is about.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// An object file, executable or library (IACA markers).
+    Object,
+    /// Assembly text, assembled with GNU as.
+    Assembly,
+    /// Raw bytes (`--raw`).
+    Raw,
+    /// A hex string (`--hex`).
+    Hex,
+}
+
+/// The input of the report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InputInfo {
+    /// The file as given (`-` read from standard input is `<stdin>`; hex input `<hex>`).
+    pub name: String,
+    /// Its kind.
+    pub kind: InputKind,
 }
 
 /// Everything one invocation reports.
@@ -156,6 +210,10 @@ pub struct Report {
     pub arch: String,
     /// Iterations simulated.
     pub iterations: u32,
+    /// The input.
+    pub input: InputInfo,
+    /// Warnings not tied to a region (data sources, the assembler).
+    pub warnings: Vec<String>,
     /// Per region.
     pub regions: Vec<RegionReport>,
 }

@@ -2,8 +2,9 @@
 
 use std::io::{self, Write};
 
-use comfy_table::{presets::ASCII_MARKDOWN, Cell, CellAlignment, ContentArrangement, Table};
+use comfy_table::{presets::ASCII_MARKDOWN, Attribute, Cell, CellAlignment, Color, Table};
 
+use super::fit::fit;
 use super::model::{
     BranchSide, DetailReport, RegionReport, Report, RunSummary, Table as ReportTable,
 };
@@ -13,6 +14,52 @@ use super::model::{
 pub struct TextOptions {
     /// Add the iform and uops.info string columns (`--iform`).
     pub iform: bool,
+    /// ANSI colour (the bottleneck headline, unsupported `X` rows).
+    pub color: bool,
+    /// Fit tables and prose to this many columns (`None`: no limit, tables as in the thesis).
+    pub width: Option<u16>,
+    /// Show the timeline of each region (`--timeline`).
+    pub timeline: bool,
+}
+
+impl TextOptions {
+    /// A table with the thesis' preset, styled by these options (sized by [`fit`] once
+    /// filled).
+    fn table(&self) -> Table {
+        let mut t = Table::new();
+        t.load_preset(ASCII_MARKDOWN);
+        if self.color {
+            t.enforce_styling();
+        } else {
+            t.force_no_tty();
+        }
+        t
+    }
+}
+
+/// Writes `text` wrapped at word boundaries to `width` columns (continuation lines indented
+/// by `indent` spaces).
+fn write_wrapped(
+    out: &mut dyn Write,
+    text: &str,
+    width: Option<u16>,
+    indent: usize,
+) -> io::Result<()> {
+    let Some(width) = width.map(usize::from) else {
+        return writeln!(out, "{text}");
+    };
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        if len > indent && len + 1 + word.chars().count() > width {
+            writeln!(out, "{line}")?;
+            line = " ".repeat(indent);
+        } else if len > indent || (len > 0 && indent == 0) {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    writeln!(out, "{line}")
 }
 
 /// Writes the whole report.
@@ -51,7 +98,7 @@ fn render_region(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     for w in &region.warnings {
-        writeln!(out, "Warning: {w}")?;
+        write_wrapped(out, &format!("Warning: {w}"), opts.width, 2)?;
     }
     if !region.warnings.is_empty() {
         writeln!(out)?;
@@ -60,10 +107,10 @@ fn render_region(
     writeln!(out)?;
     render_table(&region.table, arch, opts, out)?;
     writeln!(out)?;
-    render_bounds(region, arch, out)?;
+    render_bounds(region, arch, opts, out)?;
     if let Some(detail) = &region.detail {
         writeln!(out)?;
-        render_detail(detail, &region.table.ports, out)?;
+        render_detail(detail, &region.table.ports, opts, out)?;
     }
     if let Some(b) = &region.branches {
         writeln!(out)?;
@@ -77,38 +124,51 @@ fn render_region(
             render_side(name, side, arch, opts, out)?;
         }
     }
+    if let (true, Some(t)) = (opts.timeline, &region.timeline) {
+        writeln!(out)?;
+        super::timeline_text::render(t, opts.width, out)?;
+    }
     Ok(())
 }
 
 /// The bottleneck table and how the simulation compares with its largest bound.
-fn render_bounds(region: &RegionReport, arch: &str, out: &mut dyn Write) -> io::Result<()> {
+fn render_bounds(
+    region: &RegionReport,
+    arch: &str,
+    opts: &TextOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let b = &region.bounds;
-    write!(out, "{}", crate::bounds::text::render_text(b, arch))?;
+    let style = crate::bounds::text::Style {
+        width: opts.width,
+        color: opts.color,
+    };
+    write!(
+        out,
+        "{}",
+        crate::bounds::text::render_styled(b, arch, &style)
+    )?;
     let simulated = region.runs.first().map(|r| r.throughput);
     if let (Some(sim), Some(bound)) = (simulated, b.predicted) {
         let what = b
             .bottleneck
             .map(|k| k.label().to_lowercase())
             .unwrap_or_default();
-        write!(
-            out,
-            "Simulated: {sim:.2} cycles per iteration; largest bound: {bound:.2} ({what})"
-        )?;
+        let mut line =
+            format!("Simulated: {sim:.2} cycles per iteration; largest bound: {bound:.2} ({what})");
         if bound > 0.0 && (sim - bound).abs() / bound > 0.02 {
             if sim > bound {
-                write!(
-                    out,
+                line.push_str(
                     ". The simulation is slower than every bound: scheduling, latency and \
-                     front-end effects add up beyond any single limit"
-                )?;
+                     front-end effects add up beyond any single limit",
+                );
             } else {
-                write!(
-                    out,
-                    ". The simulation is faster than this bound: it does not model that limit"
-                )?;
+                line.push_str(
+                    ". The simulation is faster than this bound: it does not model that limit",
+                );
             }
         }
-        writeln!(out)?;
+        write_wrapped(out, &line, opts.width, 2)?;
     }
     Ok(())
 }
@@ -189,9 +249,8 @@ fn render_table(
         )?;
     }
     writeln!(out)?;
-    let mut t = Table::new();
-    t.load_preset(ASCII_MARKDOWN)
-        .set_content_arrangement(ContentArrangement::Disabled);
+    let mut t = opts.table();
+    let with_source = table.rows.iter().any(|r| r.source_line.is_some());
     let mut header = vec!["Line", "Num Uops", "had to wait", "caused to wait"]
         .into_iter()
         .map(String::from)
@@ -205,6 +264,9 @@ fn render_table(
     if opts.iform {
         header.push("iform".into());
         header.push("uops.info".into());
+    }
+    if with_source {
+        header.push("Src".into());
     }
     header.push("Instruction".into());
     t.set_header(header);
@@ -236,7 +298,12 @@ fn render_table(
                 if !supported {
                     any_unsupported = true;
                 }
-                cells.push(Cell::new(if supported { "" } else { "X" }));
+                let mark = Cell::new(if supported { "" } else { "X" });
+                cells.push(if opts.color && !supported {
+                    mark.fg(Color::Red).add_attribute(Attribute::Bold)
+                } else {
+                    mark
+                });
                 cells.push(Cell::new(""));
                 cells.push(Cell::new(""));
                 for i in 0..table.ports.len() {
@@ -251,9 +318,20 @@ fn render_table(
             cells.push(Cell::new(row.iform.as_deref().unwrap_or("-")));
             cells.push(Cell::new(row.uops_info.as_deref().unwrap_or("-")));
         }
-        cells.push(Cell::new(&row.text).set_alignment(CellAlignment::Left));
+        if with_source {
+            cells.push(Cell::new(
+                row.source_line.map(|l| l.to_string()).unwrap_or_default(),
+            ));
+        }
+        let mut text = Cell::new(&row.text).set_alignment(CellAlignment::Left);
+        if opts.color && !row.supported {
+            text = text.fg(Color::Red);
+        }
+        cells.push(text);
         t.add_row(cells);
     }
+    let last = t.column_count().saturating_sub(1);
+    fit(&mut t, opts.width, last);
     writeln!(out, "{t}")?;
     writeln!(out, "Total number of Uops: {}", table.total_uops)?;
     if any_unsupported {
@@ -265,7 +343,12 @@ fn render_table(
     Ok(())
 }
 
-fn render_detail(detail: &DetailReport, ports: &[String], out: &mut dyn Write) -> io::Result<()> {
+fn render_detail(
+    detail: &DetailReport,
+    ports: &[String],
+    opts: &TextOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let l = detail.line;
     writeln!(
         out,
@@ -279,11 +362,14 @@ fn render_detail(detail: &DetailReport, ports: &[String], out: &mut dyn Write) -
     if detail.latencies.is_empty() {
         writeln!(out, "This instruction doesn't have any dependencies!")?;
     } else {
-        let mut t = small_table(vec![
-            "Line".into(),
-            format!("{l} -> Line"),
-            format!("Line -> {l}"),
-        ]);
+        let mut t = small_table(
+            opts,
+            vec![
+                "Line".into(),
+                format!("{l} -> Line"),
+                format!("Line -> {l}"),
+            ],
+        );
         for p in &detail.latencies {
             t.add_row(vec![
                 p.line.to_string(),
@@ -291,14 +377,14 @@ fn render_detail(detail: &DetailReport, ports: &[String], out: &mut dyn Write) -
                 p.to_detailed.map(|v| v.to_string()).unwrap_or_default(),
             ]);
         }
+        fit(&mut t, opts.width, 0);
         writeln!(out, "{t}")?;
         writeln!(out)?;
         writeln!(out, "Delay caused by dependencies:")?;
-        let mut t = small_table(vec![
-            "Line".into(),
-            "was delayed".into(),
-            "has delayed".into(),
-        ]);
+        let mut t = small_table(
+            opts,
+            vec!["Line".into(), "was delayed".into(), "has delayed".into()],
+        );
         for d in &detail.delays.dependencies {
             t.add_row(vec![
                 d.line.to_string(),
@@ -306,15 +392,15 @@ fn render_detail(detail: &DetailReport, ports: &[String], out: &mut dyn Write) -
                 format!("{:.1}", d.has_delayed),
             ]);
         }
+        fit(&mut t, opts.width, 0);
         writeln!(out, "{t}")?;
     }
     writeln!(out)?;
     writeln!(out, "Delay caused by blocked ports:")?;
-    let mut t = small_table(vec![
-        "Port".into(),
-        "was delayed".into(),
-        "has delayed".into(),
-    ]);
+    let mut t = small_table(
+        opts,
+        vec!["Port".into(), "was delayed".into(), "has delayed".into()],
+    );
     for p in &detail.delays.ports {
         t.add_row(vec![
             ports
@@ -325,13 +411,12 @@ fn render_detail(detail: &DetailReport, ports: &[String], out: &mut dyn Write) -
             format!("{:.1}", p.has_delayed),
         ]);
     }
+    fit(&mut t, opts.width, 0);
     writeln!(out, "{t}")
 }
 
-fn small_table(header: Vec<String>) -> Table {
-    let mut t = Table::new();
-    t.load_preset(ASCII_MARKDOWN)
-        .set_content_arrangement(ContentArrangement::Disabled)
-        .set_header(header);
+fn small_table(opts: &TextOptions, header: Vec<String>) -> Table {
+    let mut t = opts.table();
+    t.set_header(header);
     t
 }

@@ -1,0 +1,5 @@
+	.text
+	addq	%rax, %rbx
+	# the next line is not an instruction
+	frobnicate %rax
+	addq	%rbx, %rbx
