@@ -4,7 +4,7 @@
 //!
 //! Owns: the batch input formats ([`input`]), the per-arch model shared by all threads
 //! ([`ArchModel`]), the steady-state prediction of one block ([`predict`]), the parallel run
-//! ([`run`]), the CSV output ([`output`]), accuracy metrics ([`metrics`]) and block features
+//! ([`run`]), the cheap steady state ([`steady`]), the CSV output ([`output`]), accuracy metrics ([`metrics`]) and block features
 //! for error classes ([`features`]).
 //! Must not touch: printing, the environment, exit codes (the `batch` command does those);
 //! the simulator and the bounds (used as they are, never tuned here).
@@ -24,8 +24,10 @@ mod model;
 pub mod output;
 mod predict;
 mod run;
+pub mod steady;
 
 pub use input::{parse as parse_input, InputRow, ParsedInput};
 pub use model::{load_models, ArchModel, LoadedModels};
 pub use predict::{predict, predict_instrs, BlockError, PredictOptions, Prediction};
 pub use run::{run, BlockResult};
+pub use steady::Method;

@@ -9,17 +9,14 @@
 //! (cycles(2N) − cycles(N)) / N. Total cycles / N would add the latency of one copy spread
 //! over N — the error BHive's method avoids.
 //!
-//! cycles(N) is read off the 2N run: the cycle after the last instruction of the first N
-//! copies completed. The engine mostly serves the oldest instruction first (front end in
-//! order, ports chosen in program order), so later copies rarely delay earlier ones: on the
-//! 1,217 BHive development blocks this equals a separate run of N copies for all but 2, which
-//! differ by 0.03 and 0.01 cycles per iteration (`tests/batch_steady.rs`).
-//! [`PredictOptions::two_runs`] makes the separate run instead. One run of 2N copies costs
-//! 2N simulated copies, two runs 3N.
+//! How cycles(N) and cycles(2N) are obtained without simulating 3N copies is in
+//! [`super::steady`]: by default a short run extended along its periodic steady state, with
+//! the full run as fallback; [`Method::TwoRuns`] is BHive's literal method.
 
 use thiserror::Error;
 
 use super::model::ArchModel;
+use super::steady::{self, Method};
 use crate::analysis::program;
 use crate::bounds::{self, BoundKind, BoundOptions};
 use crate::cfg::Cfg;
@@ -28,7 +25,7 @@ use crate::decode::{self, DecodeError};
 use crate::deps::DepGraph;
 use crate::input::{parse_hex, InputError};
 use crate::ir::Instr;
-use crate::sim::{simulate, InstRef, Observer, SimError, SimOptions, WhatIf};
+use crate::sim::SimError;
 
 /// How to predict.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -37,9 +34,8 @@ pub struct PredictOptions {
     pub copies: u32,
     /// Cap on simulated cycles per run (a pathological block fails instead of hanging).
     pub max_cycles: u64,
-    /// Simulate N copies in a run of their own instead of reading cycles(N) off the 2N run
-    /// (same result, 1.5× the work; kept to check the equivalence).
-    pub two_runs: bool,
+    /// How cycles(N) and cycles(2N) are obtained.
+    pub method: Method,
 }
 
 impl Default for PredictOptions {
@@ -47,7 +43,7 @@ impl Default for PredictOptions {
         PredictOptions {
             copies: 100,
             max_cycles: 200_000_000,
-            two_runs: false,
+            method: Method::Extrapolate,
         }
     }
 }
@@ -133,22 +129,8 @@ pub fn predict_instrs(
     let all: Vec<usize> = (0..instrs.len()).collect();
     let prog = program::build(&all, &descs, &deps);
     let n = opts.copies.max(1);
-    let run = |copies: u32, observer: &mut FirstCopies| {
-        let sim = SimOptions {
-            iterations: copies,
-            what_if: WhatIf::NONE,
-            max_cycles: opts.max_cycles,
-        };
-        simulate(&prog, &model.machine.sim, &sim, observer).map(|o| o.cycles)
-    };
-    let mut first = FirstCopies { n, last: None };
-    let cycles_2n = run(n.saturating_mul(2), &mut first)?;
-    let cycles_n = if opts.two_runs {
-        run(n, &mut FirstCopies { n, last: None })?
-    } else {
-        // `cycles` counts up to the end of the last completion cycle.
-        first.last.map_or(0, |c| c + 1)
-    };
+    let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;
+    let (cycles_n, cycles_2n) = (c.n, c.two_n);
     let b = bounds::compute(
         instrs,
         &descs,
@@ -167,19 +149,4 @@ pub fn predict_instrs(
         bound_cycles: b.predicted,
         bottleneck: b.bottleneck,
     })
-}
-
-/// Records when the first `n` copies have all completed.
-struct FirstCopies {
-    n: u32,
-    /// Last completion cycle of an instruction of the first `n` copies.
-    last: Option<u64>,
-}
-
-impl Observer for FirstCopies {
-    fn completed(&mut self, cycle: u64, inst: InstRef) {
-        if inst.iteration < self.n {
-            self.last = Some(self.last.map_or(cycle, |l| l.max(cycle)));
-        }
-    }
 }
