@@ -2,10 +2,13 @@
 # Blocks per second of `suaca batch` against llvm-mca-19 -iterations=100 in ONE process, over
 # the same blocks (issue #6 item 2; see scripts/README.md, "Batch speed").
 #
-#   scripts/batch_speed.sh [CSV] [REPEAT] [RUNS]
+#   scripts/batch_speed.sh [BLOCKS] [REPEAT] [RUNS]
 #
-# CSV     BHive-layout blocks (default ../shared/data/bhive/bhive_dev.csv, all archs' blocks)
-# REPEAT  how many times the block list is repeated (default 4: 4 x 1217 = 4868 blocks)
+# BLOCKS  BHive-layout CSV or hex-per-line file. Default: 5,000 distinct blocks of BHive's
+#         sources (every 25th distinct block of ../shared/data/bhive/
+#         bhive_sources_and_may_alias.tar.xz); without the tarball, bhive_dev.csv.
+# REPEAT  how many times the block list is repeated (default 1; suaca has no cache of
+#         results, so repeating only lengthens the run)
 # RUNS    timed runs of each tool; the fastest counts (default 3)
 #
 # Both tools predict every block for SKL (llvm-mca -mcpu=skylake). llvm-mca gets the blocks
@@ -14,16 +17,25 @@
 # writes its full CSV. suaca's time includes loading its data (warm index cache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-csv=${1:-../shared/data/bhive/bhive_dev.csv}
-repeat=${2:-4}
+repeat=${2:-1}
 runs=${3:-3}
 mca=${LLVM_MCA:-llvm-mca-19}
+work=target/batch-speed
+mkdir -p "$work"
+tarball=../shared/data/bhive/bhive_sources_and_may_alias.tar.xz
+if [[ -n ${1:-} ]]; then
+  csv=$1
+elif [[ -f $tarball ]]; then
+  csv=$work/distinct.txt
+  [[ -s $csv ]] || tar -xJOf "$tarball" --wildcards 'sources/*.csv' | cut -d, -f1 \
+    | LC_ALL=C sort -u | awk 'NR % 25 == 0' | head -n 5000 > "$csv"
+else
+  csv=../shared/data/bhive/bhive_dev.csv
+fi
 if [[ ! -f $csv ]]; then echo "batch_speed: skipped: $csv is missing"; exit 0; fi
 xml=../shared/data/uops/instructions.xml.zst
-work=target/batch-speed
 export SUACA_HOME=$PWD/$work/home
 cargo build --release --quiet --bin suaca --example accuracy
-mkdir -p "$work"
 ./target/release/examples/accuracy --csv "$csv" --emit-speed-inputs "$work" --repeat "$repeat" >/dev/null
 blocks=$(wc -l < "$work/blocks.txt")
 suaca=(./target/release/suaca batch --uops-xml "$xml" --arch SKL -i "$work/blocks.txt" -o /dev/null)

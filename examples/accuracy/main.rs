@@ -126,9 +126,26 @@ fn real_main() -> Result<(), String> {
         o.blocks.len() as f64 / o.suaca_time.as_secs_f64().max(1e-9),
         o.mca_time.as_secs_f64()
     );
+    for arch in o.archs() {
+        let failed: Vec<&bench::Block> = o
+            .blocks
+            .iter()
+            .filter(|b| b.arch == arch && b.suaca.is_none())
+            .collect();
+        if let Some(first) = failed.first() {
+            let why = first.suaca_error.as_deref().unwrap_or("?");
+            let n = failed.len();
+            println!("suaca has no prediction for {n} {arch} block(s), e.g.: {why}\n");
+        }
+    }
     println!(
         "## Where suaca's error is\n\n{}\n",
         report::class_tables(&o)
+    );
+    let stack = "stack (push/pop/call/ret)";
+    println!(
+        "## Without the blocks of the largest class ({stack})\n\n{}\n",
+        report::accuracy_table_of(&o, &|b| !b.tags.contains(&stack))
     );
     println!(
         "## Largest suaca errors\n\n{}\n",

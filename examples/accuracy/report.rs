@@ -23,6 +23,11 @@ fn tools(o: &Outcome) -> Vec<Tool> {
 
 /// Per arch (and over all), per tool: coverage, MAPE, median APE, τ, shares.
 pub fn accuracy_table(o: &Outcome) -> String {
+    accuracy_table_of(o, &|_| true)
+}
+
+/// [`accuracy_table`] over the blocks `keep` selects.
+pub fn accuracy_table_of(o: &Outcome, keep: &dyn Fn(&Block) -> bool) -> String {
     let mut t = Table::new();
     t.load_preset(ASCII_MARKDOWN).set_header(vec![
         "Arch",
@@ -47,7 +52,9 @@ pub fn accuracy_table(o: &Outcome) -> String {
     }
     for (label, arch) in &groups {
         for tool in tools(o) {
-            let m = o.metrics(tool, |b| arch.as_ref().is_none_or(|a| &b.arch == a));
+            let m = o.metrics(tool, |b| {
+                keep(b) && arch.as_ref().is_none_or(|a| &b.arch == a)
+            });
             t.add_row(row(label, tool.name(), &m));
         }
     }

@@ -20,7 +20,7 @@ pub struct BlockFeatures {
 }
 
 /// Every tag [`features`] can give, in its order.
-pub const TAGS: [&str; 17] = [
+pub const TAGS: [&str; 19] = [
     "size 1-3",
     "size 4-9",
     "size 10+",
@@ -28,9 +28,11 @@ pub const TAGS: [&str; 17] = [
     "load",
     "store",
     "read-modify-write",
+    "store and load of one address",
     "load-op (micro-fusion)",
     "indexed addressing",
     "div/sqrt",
+    "imm16 with 66h prefix (LCP)",
     "macro-fusible pair",
     "branch",
     "reg-reg move",
@@ -46,7 +48,7 @@ pub fn features(instrs: &[Instr]) -> BlockFeatures {
     let n = instrs.len();
     let loads = any(&|i| i.mem.iter().any(|m| m.read && !m.agen));
     let stores = any(&|i| i.mem.iter().any(|m| m.write && !m.agen));
-    let checks: [(&str, bool); 17] = [
+    let checks: [(&str, bool); 19] = [
         ("size 1-3", n <= 3),
         ("size 4-9", (4..=9).contains(&n)),
         ("size 10+", n >= 10),
@@ -57,12 +59,14 @@ pub fn features(instrs: &[Instr]) -> BlockFeatures {
             "read-modify-write",
             any(&|i| i.mem.iter().any(|m| m.read && m.write && !m.agen)),
         ),
+        ("store and load of one address", stores_and_reloads(instrs)),
         ("load-op (micro-fusion)", any(&is_load_op)),
         (
             "indexed addressing",
             any(&|i| i.mem.iter().any(|m| !m.agen && m.index.is_some())),
         ),
         ("div/sqrt", any(&is_div)),
+        ("imm16 with 66h prefix (LCP)", any(&has_lcp)),
         ("macro-fusible pair", has_macro_fusible_pair(instrs)),
         (
             "branch",
@@ -94,6 +98,24 @@ fn is_div(i: &Instr) -> bool {
     let m = mnemonic(i);
     let m = m.strip_prefix('v').unwrap_or(&m);
     m.starts_with("div") || m.starts_with("idiv") || m.starts_with("sqrt")
+}
+
+/// A length-changing prefix: the operand-size prefix turns an imm32 into an imm16, which
+/// stalls the legacy decoders on Intel.
+fn has_lcp(i: &Instr) -> bool {
+    use iced_x86::OpKind;
+    (0..i.iced.op_count()).any(|k| i.iced.op_kind(k) == OpKind::Immediate16)
+        && i.bytes.contains(&0x66)
+}
+
+/// A store and a load (in either order, also across copies) of the same explicit address:
+/// a memory dependency, possibly loop-carried through the store buffer.
+fn stores_and_reloads(instrs: &[Instr]) -> bool {
+    let key = |m: &crate::ir::MemOperand| (m.segment, m.base, m.index, m.scale, m.displacement);
+    let mems = || instrs.iter().flat_map(|i| &i.mem).filter(|m| !m.agen);
+    mems()
+        .filter(|m| m.write && m.operand.is_some())
+        .any(|w| mems().any(|r| r.read && r.operand.is_some() && key(r) == key(w)))
 }
 
 fn is_move(i: &Instr) -> bool {
@@ -193,6 +215,10 @@ mod tests {
         // add [rdi], rax (read-modify-write); mov [rsp+8], rbx (store)
         let t = tags("48010748895c2408");
         assert!(t.contains(&"read-modify-write") && t.contains(&"store"));
+        assert!(t.contains(&"store and load of one address"));
+        // cmp r12w, 0x9e (66 41 81 fc imm16)
+        assert!(tags("664181fc9e00").contains(&"imm16 with 66h prefix (LCP)"));
+        assert!(!tags("4801d8").contains(&"imm16 with 66h prefix (LCP)"));
         // cmp rax, rbx; jne +0; div rcx
         let t = tags("4839d8750048f7f1");
         assert!(t.contains(&"macro-fusible pair") && t.contains(&"div/sqrt"));
