@@ -10,6 +10,7 @@
 # REPEAT  how many times the block list is repeated (default 1; suaca has no cache of
 #         results, so repeating only lengthens the run)
 # RUNS    timed runs of each tool; the fastest counts (default 3)
+# Environment: LLVM_MCA (default llvm-mca-19), SUACA_BIN (default ./target/release/suaca).
 #
 # Both tools predict every block for SKL (llvm-mca -mcpu=skylake). llvm-mca gets the blocks
 # as AT&T assembly (iced-x86's GAS formatter), one `# LLVM-MCA-BEGIN/END` region per block,
@@ -20,6 +21,7 @@ cd "$(dirname "$0")/.."
 repeat=${2:-1}
 runs=${3:-3}
 mca=${LLVM_MCA:-llvm-mca-19}
+bin=${SUACA_BIN:-./target/release/suaca} # another build of suaca to time, e.g. a branch's
 work=target/batch-speed
 mkdir -p "$work"
 tarball=../shared/data/bhive/bhive_sources_and_may_alias.tar.xz
@@ -38,7 +40,7 @@ export SUACA_HOME=$PWD/$work/home
 cargo build --release --quiet --bin suaca --example accuracy
 ./target/release/examples/accuracy --csv "$csv" --emit-speed-inputs "$work" --repeat "$repeat" >/dev/null
 blocks=$(wc -l < "$work/blocks.txt")
-suaca=(./target/release/suaca batch --uops-xml "$xml" --arch SKL -i "$work/blocks.txt" -o /dev/null)
+suaca=("$bin" batch --uops-xml "$xml" --arch SKL -i "$work/blocks.txt" -o /dev/null)
 echo 4801d8 | "${suaca[@]:0:6}" >/dev/null # warm the index cache
 
 best() { # best wall-clock seconds of $runs runs of "$@"

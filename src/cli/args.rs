@@ -63,7 +63,7 @@ pub enum Command {
 /// `suaca batch …` (issue #6 item 2).
 #[derive(Debug, Clone, Args)]
 pub struct BatchArgs {
-    /// Arch of rows without an `arch` column (uops.info name).
+    /// Arch of rows without an `arch` column (default: the --setup arch, else SKL).
     #[arg(long, value_name = "ARCH")]
     pub arch: Option<String>,
     /// uops.info instructions.xml (plain or .zst) to use instead of the configured data.
