@@ -20,6 +20,7 @@ Examples:
   suaca --timeline=2 a.out             cycle by cycle: the first 2 iterations
   suaca --trace trace.html a.out       the same timeline as a self-contained HTML page
   suaca completions bash               a bash completion script
+  suaca batch -i bhive.csv -o out.csv  predictions for many hex blocks (BHive CSV) as CSV
   suaca data list                      which archs have data, and from where";
 
 /// suaca: static throughput analysis of x86-64 loops (an open successor of IACA/SUACA).
@@ -50,11 +51,36 @@ pub enum Command {
         #[command(subcommand)]
         action: DataCommand,
     },
+    /// Predict many blocks (BHive CSV or one hex block per line) and write CSV.
+    Batch(BatchArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
+}
+
+/// `suaca batch …` (issue #6 item 2).
+#[derive(Debug, Clone, Args)]
+pub struct BatchArgs {
+    /// Arch of rows without an `arch` column (default: the --setup arch, else SKL).
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Option<String>,
+    /// uops.info instructions.xml (plain or .zst) to use instead of the configured data.
+    #[arg(long, value_name = "PATH")]
+    pub uops_xml: Option<PathBuf>,
+    /// Input: CSV in BHive layout or one hex block per line (`-` = stdin).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+    /// Output CSV (`-` = stdout).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+    /// Copies N of the shorter run; prediction = (cycles(2N) - cycles(N)) / N, as BHive.
+    #[arg(long = "loop", value_name = "N", default_value_t = 100)]
+    pub copies: u32,
+    /// Worker threads (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// `suaca data …`.

@@ -2,6 +2,7 @@
 //! user files.
 
 pub mod analyze;
+pub mod batch;
 pub mod completions;
 pub mod data;
 pub mod env;
