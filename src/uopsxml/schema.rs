@@ -2,8 +2,10 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 /// One `<instruction>` element: an instruction variant (key: `string`).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct InstrRecord {
     /// Unique key, e.g. `ADD_01 (R64, R64)`.
     pub string: String,
@@ -41,7 +43,7 @@ impl InstrRecord {
 }
 
 /// Kind of an `<operand>` (`type` attribute; the 2018 form writes `flag`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum OperandKind {
     /// Register.
     Reg,
@@ -59,8 +61,9 @@ pub enum OperandKind {
     Other(String),
 }
 
-/// Access of one flag by a flags operand (`flag_CF="r/w"` style values).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// Access of one flag by a flags operand (`flag_CF="r/w"` style values: `r`, `w`, `cw`,
+/// `undef`, joined by `/`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FlagAccess {
     /// Read (`r`).
     pub read: bool,
@@ -68,12 +71,12 @@ pub struct FlagAccess {
     pub write: bool,
     /// Conditionally written (`cw`).
     pub cond_write: bool,
-    /// Undefined after the instruction (`u`).
+    /// Undefined after the instruction (`undef`; `u` is accepted on input).
     pub undefined: bool,
 }
 
 /// One `<operand>` element.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct OperandRecord {
     /// `idx` attribute: the operand number latencies refer to.
     pub idx: u32,
@@ -106,7 +109,7 @@ pub struct OperandRecord {
 }
 
 /// One group of a port usage, e.g. `3*p015` → `count = 3`, `prefix = "p"`, `ports = "015"`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PortGroup {
     /// Number of µops.
     pub count: u32,
@@ -117,7 +120,7 @@ pub struct PortGroup {
 }
 
 /// A parsed `ports` attribute: µops per port combination.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PortUsage {
     /// The groups in the file's order.
     pub groups: Vec<PortGroup>,
@@ -125,7 +128,7 @@ pub struct PortUsage {
 
 /// A latency value: exact (`cycles`), or a range (`min_cycles`/`max_cycles`), possibly only an
 /// upper bound (`_is_upper_bound`).
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LatValue {
     /// Lower bound (equal to `max` for exact values).
     pub min: f64,
@@ -147,7 +150,7 @@ impl LatValue {
 }
 
 /// One `<latency>` element: latency from operand `start_op` to operand `target_op`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Latency {
     /// `start_op` (2018: `startOp`).
     pub start_op: u32,
@@ -167,11 +170,14 @@ pub struct Latency {
     pub cycles_addr_same_reg: Option<LatValue>,
     /// `cycles_mem_same_reg`.
     pub cycles_mem_same_reg: Option<LatValue>,
+    /// Latency attributes this reader cannot place (e.g. `cycles_addr_index_same_reg`, or a
+    /// `min_cycles` next to an exact `cycles`), verbatim.
+    pub extra: BTreeMap<String, String>,
 }
 
 /// One group of measured values: the plain attributes, or those with suffix `_same_reg` or
 /// `_indexed`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MeasureValues {
     /// `uops` (2018: `total_uops`): unfused µops executed.
     pub uops: Option<u32>,
@@ -200,7 +206,7 @@ pub struct MeasureValues {
 }
 
 /// One `<architecture>/<measurement>`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Measurement {
     /// The plain attributes.
     pub base: MeasureValues,
@@ -215,7 +221,7 @@ pub struct Measurement {
 }
 
 /// One `<architecture name=…>` element with its measurement.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ArchRecord {
     /// uops.info arch name (`SKL`, `ZEN3`, ...).
     pub name: String,

@@ -1,0 +1,992 @@
+//! Streaming reader for `instructions.xml` (plain or zstd), one `InstrRecord` at a time.
+//!
+//! Owns: element/attribute recognition, value parsing, error positions.
+//! Must not touch: the filesystem beyond `open`, the environment, the index cache (`dataset`).
+//! Facts from: seed digest §1.16 (element and attribute names), `data/uops/README.md` ("Shape",
+//! counts), SUACA thesis §1.5 (2018 form: `total_uops`, `portNN`, `startOp`/`targetOp`,
+//! `type="flag"`, `div-cycles`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+use quick_xml::events::Event;
+use quick_xml::Reader;
+
+use super::error::{AttrContext, Pos, XmlError};
+use super::ports::port_attr_ports;
+use super::schema::{
+    ArchRecord, FlagAccess, InstrRecord, LatValue, Latency, MeasureValues, Measurement,
+    OperandKind, OperandRecord, PortUsage,
+};
+
+/// zstd frame magic (RFC 8878), little-endian `0xFD2FB528`.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+
+/// Which `<architecture>` nodes to keep.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ArchFilter {
+    /// Every arch, and every instruction (also those without any measurement).
+    #[default]
+    All,
+    /// Only these arch names; instructions without a measurement for one of them are dropped.
+    Only(BTreeSet<String>),
+}
+
+impl ArchFilter {
+    /// Keep only `archs`.
+    pub fn only<I, S>(archs: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        ArchFilter::Only(archs.into_iter().map(Into::into).collect())
+    }
+
+    /// Whether arch `name` is kept.
+    pub fn wants(&self, name: &str) -> bool {
+        match self {
+            ArchFilter::All => true,
+            ArchFilter::Only(set) => set.contains(name),
+        }
+    }
+}
+
+/// Opens a plain or zstd-compressed XML file; the format is detected by the magic bytes, not
+/// by the extension.
+pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, XmlError> {
+    let open_err = |source| XmlError::Open {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::open(path).map_err(open_err)?;
+    let mut br = BufReader::with_capacity(1 << 16, file);
+    let head = br.fill_buf().map_err(open_err)?;
+    if head.starts_with(&ZSTD_MAGIC) {
+        let dec = zstd::stream::read::Decoder::with_buffer(br).map_err(open_err)?;
+        Ok(Box::new(BufReader::with_capacity(1 << 16, dec)))
+    } else {
+        Ok(Box::new(br))
+    }
+}
+
+/// Like [`open`], for bytes in memory (embedded data).
+pub fn open_bytes(bytes: &'static [u8]) -> Result<Box<dyn BufRead + Send>, XmlError> {
+    if bytes.starts_with(&ZSTD_MAGIC) {
+        let dec =
+            zstd::stream::read::Decoder::with_buffer(bytes).map_err(|source| XmlError::Io {
+                name: "<embedded>".into(),
+                pos: Pos::default(),
+                source,
+            })?;
+        Ok(Box::new(BufReader::with_capacity(1 << 16, dec)))
+    } else {
+        Ok(Box::new(bytes))
+    }
+}
+
+/// Reads every instruction kept by `filter`, in document order.
+pub fn read_instructions<R: BufRead>(
+    r: R,
+    filter: &ArchFilter,
+) -> Result<Vec<InstrRecord>, XmlError> {
+    InstrReader::new(r, "<input>", filter.clone()).collect()
+}
+
+/// [`open`] + [`read_instructions`], with the path in error messages.
+pub fn read_file(path: &Path, filter: &ArchFilter) -> Result<Vec<InstrRecord>, XmlError> {
+    InstrReader::new(open(path)?, &path.display().to_string(), filter.clone()).collect()
+}
+
+/// Instructions with a `<measurement>` per arch, e.g. `{"SKL": 3768, ...}`.
+pub fn list_archs<R: BufRead>(r: R, name: &str) -> Result<BTreeMap<String, usize>, XmlError> {
+    let mut counts = BTreeMap::new();
+    for rec in InstrReader::new(r, name, ArchFilter::All) {
+        for a in rec?.archs {
+            if a.measurement.is_some() {
+                *counts.entry(a.name).or_insert(0) += 1;
+            }
+        }
+    }
+    Ok(counts)
+}
+
+/// Counts the newlines the XML parser consumes, so errors can name a line without a second
+/// pass over the file.
+struct LineCounter<R> {
+    inner: R,
+    newlines: u64,
+}
+
+impl<R: BufRead> Read for LineCounter<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(out)?;
+        self.newlines += count_newlines(&out[..n]);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for LineCounter<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        // A buffered reader hands back its current buffer without I/O here.
+        if let Ok(buf) = self.inner.fill_buf() {
+            self.newlines += count_newlines(&buf[..amt.min(buf.len())]);
+        }
+        self.inner.consume(amt);
+    }
+}
+
+fn count_newlines(b: &[u8]) -> u64 {
+    b.iter().filter(|&&c| c == b'\n').count() as u64
+}
+
+/// An owned parse event; whitespace-only text, comments, PIs and declarations are dropped.
+enum Ev {
+    Open {
+        name: String,
+        attrs: Vec<(String, String)>,
+        empty: bool,
+        pos: Pos,
+    },
+    Close,
+    Text(String),
+}
+
+/// Streaming reader: an iterator over the kept `<instruction>` records.
+pub struct InstrReader<R: BufRead> {
+    xml: Reader<LineCounter<R>>,
+    buf: Vec<u8>,
+    name: String,
+    filter: ArchFilter,
+    /// Open elements (name, start) — for truncation errors and subtree skipping.
+    open: Vec<(String, Pos)>,
+    seen_root: bool,
+    instructions: u64,
+    done: bool,
+}
+
+impl<R: BufRead> InstrReader<R> {
+    /// A reader over `r`; `name` (usually the path) appears in error messages.
+    pub fn new(r: R, name: &str, filter: ArchFilter) -> Self {
+        let mut xml = Reader::from_reader(LineCounter {
+            inner: r,
+            newlines: 0,
+        });
+        xml.config_mut().trim_text(false);
+        InstrReader {
+            xml,
+            buf: Vec::with_capacity(4096),
+            name: name.to_string(),
+            filter,
+            open: Vec::new(),
+            seen_root: false,
+            instructions: 0,
+            done: false,
+        }
+    }
+
+    fn pos(&self) -> Pos {
+        Pos {
+            line: self.xml.get_ref().newlines + 1,
+            byte: self.xml.buffer_position(),
+        }
+    }
+
+    fn syntax(&self, detail: String) -> XmlError {
+        XmlError::Syntax {
+            name: self.name.clone(),
+            pos: Pos {
+                line: self.xml.get_ref().newlines + 1,
+                byte: self.xml.error_position(),
+            },
+            detail,
+        }
+    }
+
+    fn map_xml_err(&self, e: quick_xml::Error) -> XmlError {
+        match e {
+            quick_xml::Error::Io(io) => XmlError::Io {
+                name: self.name.clone(),
+                pos: self.pos(),
+                source: io::Error::new(io.kind(), io.to_string()),
+            },
+            quick_xml::Error::Syntax(s) if !self.open.is_empty() => {
+                // A tag cut off by the end of the input.
+                let (open, opened) = self.open_path();
+                XmlError::Truncated {
+                    name: self.name.clone(),
+                    pos: self.pos(),
+                    open: format!("{open} (in an unfinished tag: {s})"),
+                    opened,
+                }
+            }
+            other if !self.seen_root => XmlError::NotXml {
+                name: self.name.clone(),
+                pos: self.pos(),
+                detail: other.to_string(),
+            },
+            other => self.syntax(other.to_string()),
+        }
+    }
+
+    fn open_path(&self) -> (String, Pos) {
+        let path = self
+            .open
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join("/");
+        (path, self.open.last().map(|o| o.1).unwrap_or_default())
+    }
+
+    /// Next significant event; `None` at a clean end of file.
+    fn next_ev(&mut self) -> Result<Option<Ev>, XmlError> {
+        loop {
+            let pos = self.pos();
+            self.buf.clear();
+            let ev = match self.xml.read_event_into(&mut self.buf) {
+                Ok(ev) => ev,
+                Err(e) => return Err(self.map_xml_err(e)),
+            };
+            let out = match ev {
+                Event::Eof => {
+                    if !self.open.is_empty() {
+                        let (open, opened) = self.open_path();
+                        return Err(XmlError::Truncated {
+                            name: self.name.clone(),
+                            pos: self.pos(),
+                            open,
+                            opened,
+                        });
+                    }
+                    return Ok(None);
+                }
+                ev => convert_event(ev, pos).map_err(|d| self.syntax(d))?,
+            };
+            match out {
+                Some(Ev::Open {
+                    ref name,
+                    empty: false,
+                    pos,
+                    ..
+                }) => self.open.push((name.clone(), pos)),
+                Some(Ev::Close) => {
+                    self.open.pop();
+                }
+                _ => {}
+            }
+            if let Some(ev) = out {
+                return Ok(Some(ev));
+            }
+        }
+    }
+
+    /// Next event inside an element: end of file here is a truncation.
+    fn next_inner(&mut self) -> Result<Ev, XmlError> {
+        match self.next_ev()? {
+            Some(ev) => Ok(ev),
+            // `next_ev` reports EOF with open elements as truncation; this is the defensive
+            // fallback for an inconsistent stack.
+            None => Err(XmlError::Truncated {
+                name: self.name.clone(),
+                pos: self.pos(),
+                open: "?".into(),
+                opened: Pos::default(),
+            }),
+        }
+    }
+
+    /// Skips the rest of an element whose start was just read.
+    fn skip_subtree(&mut self) -> Result<(), XmlError> {
+        let depth = self.open.len();
+        while self.open.len() >= depth {
+            self.next_inner()?;
+        }
+        Ok(())
+    }
+
+    /// Reads the next kept instruction.
+    fn next_record(&mut self) -> Result<Option<InstrRecord>, XmlError> {
+        loop {
+            let Some(ev) = self.next_ev()? else {
+                return self.finish();
+            };
+            match ev {
+                Ev::Open {
+                    name,
+                    attrs,
+                    empty,
+                    pos,
+                } => {
+                    if !self.seen_root {
+                        if name != "root" {
+                            return Err(XmlError::WrongSchema {
+                                name: self.name.clone(),
+                                detail: format!("root element is <{name}>, expected <root>"),
+                            });
+                        }
+                        self.seen_root = true;
+                        continue;
+                    }
+                    if name == "instruction" {
+                        self.instructions += 1;
+                        if let Some(rec) = self.read_instruction(attrs, empty, pos)? {
+                            return Ok(Some(rec));
+                        }
+                    }
+                    // Any other element outside an instruction is a container (`<extension>`):
+                    // descend into it.
+                }
+                Ev::Close => {
+                    if self.open.is_empty() {
+                        // The root is closed; ignore whatever trails it.
+                        return self.finish();
+                    }
+                }
+                Ev::Text(t) => {
+                    if !self.seen_root {
+                        let shown: String = t.chars().take(40).collect();
+                        return Err(XmlError::NotXml {
+                            name: self.name.clone(),
+                            pos: self.pos(),
+                            detail: format!("text `{shown}` before any element"),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Result<Option<InstrRecord>, XmlError> {
+        self.done = true;
+        if !self.seen_root {
+            return Err(XmlError::NotXml {
+                name: self.name.clone(),
+                pos: self.pos(),
+                detail: "no root element".into(),
+            });
+        }
+        if self.instructions == 0 {
+            return Err(XmlError::WrongSchema {
+                name: self.name.clone(),
+                detail: "no <instruction> element".into(),
+            });
+        }
+        Ok(None)
+    }
+
+    fn read_instruction(
+        &mut self,
+        attrs: Vec<(String, String)>,
+        empty: bool,
+        pos: Pos,
+    ) -> Result<Option<InstrRecord>, XmlError> {
+        let mut rec = InstrRecord::default();
+        let mut has_string = false;
+        for (k, v) in attrs {
+            match k.as_str() {
+                "string" => {
+                    rec.string = v;
+                    has_string = true;
+                }
+                "asm" => rec.asm = v,
+                "iform" => rec.iform = v,
+                "iclass" => rec.iclass = v,
+                "extension" => rec.extension = v,
+                "isa-set" => rec.isa_set = v,
+                "category" => rec.category = v,
+                _ => {
+                    rec.attrs.insert(k, v);
+                }
+            }
+        }
+        if !has_string {
+            return Err(XmlError::MissingAttr {
+                name: self.name.clone(),
+                pos,
+                ctx: AttrContext {
+                    element: "instruction".into(),
+                    instruction: (!rec.iform.is_empty()).then(|| rec.iform.clone()),
+                    arch: None,
+                },
+                attr: "string".into(),
+            });
+        }
+        if !empty {
+            loop {
+                match self.next_inner()? {
+                    Ev::Close => break,
+                    Ev::Text(_) => {}
+                    Ev::Open {
+                        name,
+                        attrs,
+                        empty,
+                        pos,
+                    } => match name.as_str() {
+                        "operand" => {
+                            let op = self.read_operand(&rec.string, attrs, empty, pos)?;
+                            rec.operands.push(op);
+                        }
+                        "architecture" => {
+                            if let Some(a) = self.read_arch(&rec.string, attrs, empty, pos)? {
+                                rec.archs.push(a);
+                            }
+                        }
+                        // `<IACA>`, `<doc>` and anything newer.
+                        _ if !empty => self.skip_subtree()?,
+                        _ => {}
+                    },
+                }
+            }
+        }
+        if let ArchFilter::Only(_) = self.filter {
+            if !rec.archs.iter().any(|a| a.measurement.is_some()) {
+                return Ok(None);
+            }
+        }
+        Ok(Some(rec))
+    }
+
+    fn ctx(&self, element: &str, instr: &str, arch: Option<&str>) -> AttrContext {
+        AttrContext {
+            element: element.to_string(),
+            instruction: Some(instr.to_string()),
+            arch: arch.map(str::to_string),
+        }
+    }
+
+    fn bad(
+        &self,
+        pos: Pos,
+        ctx: AttrContext,
+        attr: &str,
+        value: &str,
+        expected: impl Into<String>,
+    ) -> XmlError {
+        XmlError::BadAttr {
+            name: self.name.clone(),
+            pos,
+            ctx,
+            attr: attr.to_string(),
+            value: value.to_string(),
+            expected: expected.into(),
+        }
+    }
+
+    fn read_operand(
+        &mut self,
+        instr: &str,
+        attrs: Vec<(String, String)>,
+        empty: bool,
+        pos: Pos,
+    ) -> Result<OperandRecord, XmlError> {
+        let mut op = OperandRecord::default();
+        let mut idx = None;
+        let bad = |k: &str, v: &str, exp: &str| {
+            self.bad(pos, self.ctx("operand", instr, None), k, v, exp)
+        };
+        for (k, v) in attrs {
+            match k.as_str() {
+                "idx" => {
+                    idx = Some(
+                        v.parse::<u32>()
+                            .map_err(|_| bad(&k, &v, "an operand index"))?,
+                    )
+                }
+                "name" => op.name = Some(v),
+                "type" => op.kind = Some(operand_kind(&v)),
+                "r" => op.read = parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?,
+                "w" => op.write = parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?,
+                "conditionalWrite" => {
+                    op.cond_write = parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?
+                }
+                "suppressed" => {
+                    op.suppressed = parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?
+                }
+                "width" => op.width = Some(v.parse().map_err(|_| bad(&k, &v, "a width in bits"))?),
+                "xtype" => op.xtype = Some(v),
+                _ => match k
+                    .strip_prefix("flag_")
+                    .and_then(|f| Some((f, parse_flag_access(&v)?)))
+                {
+                    Some((flag, acc)) => {
+                        op.flags.insert(flag.to_string(), acc);
+                    }
+                    // Unknown attribute, or a flag access we cannot represent: verbatim.
+                    None => {
+                        op.attrs.insert(k, v);
+                    }
+                },
+            }
+        }
+        op.idx = idx.ok_or_else(|| XmlError::MissingAttr {
+            name: self.name.clone(),
+            pos,
+            ctx: self.ctx("operand", instr, None),
+            attr: "idx".into(),
+        })?;
+        if !empty {
+            let mut text = String::new();
+            loop {
+                match self.next_inner()? {
+                    Ev::Close => break,
+                    Ev::Text(t) => text.push_str(&t),
+                    Ev::Open { empty, .. } => {
+                        if !empty {
+                            self.skip_subtree()?;
+                        }
+                    }
+                }
+            }
+            if !text.is_empty() {
+                if op.kind == Some(OperandKind::Reg) {
+                    op.registers = text.split(',').map(|r| r.trim().to_string()).collect();
+                } else {
+                    op.text = Some(text);
+                }
+            }
+        }
+        Ok(op)
+    }
+
+    fn read_arch(
+        &mut self,
+        instr: &str,
+        attrs: Vec<(String, String)>,
+        empty: bool,
+        pos: Pos,
+    ) -> Result<Option<ArchRecord>, XmlError> {
+        let mut arch = ArchRecord::default();
+        let mut has_name = false;
+        for (k, v) in attrs {
+            if k == "name" {
+                arch.name = v;
+                has_name = true;
+            } else {
+                arch.attrs.insert(k, v);
+            }
+        }
+        if !has_name {
+            return Err(XmlError::MissingAttr {
+                name: self.name.clone(),
+                pos,
+                ctx: self.ctx("architecture", instr, None),
+                attr: "name".into(),
+            });
+        }
+        if !self.filter.wants(&arch.name) {
+            if !empty {
+                self.skip_subtree()?;
+            }
+            return Ok(None);
+        }
+        if !empty {
+            loop {
+                match self.next_inner()? {
+                    Ev::Close => break,
+                    Ev::Text(_) => {}
+                    Ev::Open {
+                        name,
+                        attrs,
+                        empty,
+                        pos,
+                    } => {
+                        if name == "measurement" && arch.measurement.is_none() {
+                            let m = self.read_measurement(instr, &arch.name, attrs, empty, pos)?;
+                            arch.measurement = Some(m);
+                        } else if !empty {
+                            self.skip_subtree()?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Some(arch))
+    }
+
+    fn read_measurement(
+        &mut self,
+        instr: &str,
+        arch: &str,
+        attrs: Vec<(String, String)>,
+        empty: bool,
+        pos: Pos,
+    ) -> Result<Measurement, XmlError> {
+        let mut m = Measurement::default();
+        let mut vals: [(MeasureValues, bool); 3] = Default::default();
+        let mut old_ports: [Vec<(String, String)>; 3] = Default::default();
+        let bad = |k: &str, v: &str, exp: &str| {
+            self.bad(pos, self.ctx("measurement", instr, Some(arch)), k, v, exp)
+        };
+        for (k, v) in attrs {
+            let (base, variant) = if let Some(b) = k.strip_suffix("_same_reg") {
+                (b, 1)
+            } else if let Some(b) = k.strip_suffix("_indexed") {
+                (b, 2)
+            } else {
+                (k.as_str(), 0)
+            };
+            let (mv, touched) = &mut vals[variant];
+            match base {
+                "uops" | "total_uops" => {
+                    mv.uops = Some(v.parse().map_err(|_| bad(&k, &v, "an unsigned integer"))?)
+                }
+                "uops_retire_slots" => {
+                    mv.uops_retire_slots = Some(v.parse().map_err(|_| bad(&k, &v, "an integer"))?)
+                }
+                "uops_MITE" => {
+                    mv.uops_mite = Some(v.parse().map_err(|_| bad(&k, &v, "an integer"))?)
+                }
+                "uops_MS" => mv.uops_ms = Some(v.parse().map_err(|_| bad(&k, &v, "an integer"))?),
+                "complex_decoder" => {
+                    mv.complex_decoder =
+                        Some(parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?)
+                }
+                "available_simple_decoders" => {
+                    mv.available_simple_decoders =
+                        Some(v.parse().map_err(|_| bad(&k, &v, "an unsigned integer"))?)
+                }
+                "TP_unrolled" => {
+                    mv.tp_unrolled = Some(parse_f64(&v).ok_or_else(|| bad(&k, &v, "a number"))?)
+                }
+                "TP_loop" => {
+                    mv.tp_loop = Some(parse_f64(&v).ok_or_else(|| bad(&k, &v, "a number"))?)
+                }
+                "TP_ports" => {
+                    mv.tp_ports = Some(parse_f64(&v).ok_or_else(|| bad(&k, &v, "a number"))?)
+                }
+                "ports" => {
+                    let p: PortUsage = v
+                        .parse()
+                        .map_err(|e: super::ports::PortParseError| bad(&k, &v, &e.reason))?;
+                    mv.ports = Some(p);
+                }
+                "div_cycles" | "div-cycles" => {
+                    mv.div_cycles = Some(v.parse().map_err(|_| bad(&k, &v, "an unsigned integer"))?)
+                }
+                "macro_fusible" => {
+                    mv.macro_fusible = Some(
+                        v.split(';')
+                            .filter(|s| !s.is_empty())
+                            .map(str::to_string)
+                            .collect(),
+                    )
+                }
+                b if port_attr_ports(b).is_some() => {
+                    old_ports[variant].push((k, v));
+                    continue;
+                }
+                _ => {
+                    m.extra.insert(k, v);
+                    continue;
+                }
+            }
+            *touched = true;
+        }
+        for (variant, olds) in old_ports.into_iter().enumerate() {
+            if olds.is_empty() {
+                continue;
+            }
+            let (mv, touched) = &mut vals[variant];
+            if mv.ports.is_some() {
+                // Both notations: keep the modern one, the rest verbatim.
+                m.extra.extend(olds);
+                continue;
+            }
+            let ports = PortUsage::from_2018_attrs(
+                olds.iter().map(|(k, v)| (strip_variant(k), v.as_str())),
+            )
+            .map_err(|e| bad(&e.input, "", &e.reason))?;
+            mv.ports = ports;
+            *touched = true;
+        }
+        let [(base, _), (same, same_t), (idx, idx_t)] = vals;
+        m.base = base;
+        m.same_reg = same_t.then_some(same);
+        m.indexed = idx_t.then_some(idx);
+        if !empty {
+            loop {
+                match self.next_inner()? {
+                    Ev::Close => break,
+                    Ev::Text(_) => {}
+                    Ev::Open {
+                        name,
+                        attrs,
+                        empty,
+                        pos,
+                    } => {
+                        if name == "latency" {
+                            let lat = self.read_latency(instr, arch, attrs, pos)?;
+                            m.latencies.push(lat);
+                        }
+                        if !empty {
+                            self.skip_subtree()?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(m)
+    }
+
+    fn read_latency(
+        &self,
+        instr: &str,
+        arch: &str,
+        attrs: Vec<(String, String)>,
+        pos: Pos,
+    ) -> Result<Latency, XmlError> {
+        let ctx = || self.ctx("latency", instr, Some(arch));
+        let mut lat = Latency::default();
+        let (mut start, mut target) = (None, None);
+        // Per role: exact, min, max values and their upper-bound flags.
+        let mut parts: [LatParts; LAT_ROLES.len()] = Default::default();
+        let mut ub_attrs: Vec<(String, String)> = Vec::new();
+        for (k, v) in attrs {
+            match k.as_str() {
+                "start_op" | "startOp" => {
+                    start = Some(
+                        v.parse::<u32>()
+                            .map_err(|_| self.bad(pos, ctx(), &k, &v, "an operand index"))?,
+                    )
+                }
+                "target_op" | "targetOp" => {
+                    target = Some(
+                        v.parse::<u32>()
+                            .map_err(|_| self.bad(pos, ctx(), &k, &v, "an operand index"))?,
+                    )
+                }
+                _ if k.ends_with("_is_upper_bound") => ub_attrs.push((k, v)),
+                _ => match split_lat_key(&k) {
+                    Some((kind, role)) => {
+                        let x = parse_f64(&v)
+                            .ok_or_else(|| self.bad(pos, ctx(), &k, &v, "a number of cycles"))?;
+                        parts[role].vals[kind] = Some(x);
+                    }
+                    None => {
+                        lat.extra.insert(k, v);
+                    }
+                },
+            }
+        }
+        for (k, v) in ub_attrs {
+            let base = &k[..k.len() - "_is_upper_bound".len()];
+            match split_lat_key(base) {
+                Some((kind, role)) if parts[role].vals[kind].is_some() => {
+                    parts[role].ub[kind] =
+                        parse_flag01(&v).ok_or_else(|| self.bad(pos, ctx(), &k, &v, "0 or 1"))?;
+                }
+                _ => {
+                    lat.extra.insert(k, v);
+                }
+            }
+        }
+        lat.start_op = start.ok_or_else(|| XmlError::MissingAttr {
+            name: self.name.clone(),
+            pos,
+            ctx: ctx(),
+            attr: "start_op".into(),
+        })?;
+        lat.target_op = target.ok_or_else(|| XmlError::MissingAttr {
+            name: self.name.clone(),
+            pos,
+            ctx: ctx(),
+            attr: "target_op".into(),
+        })?;
+        for (role, p) in parts.iter().enumerate() {
+            let value = match p.vals {
+                [Some(e), min, max] => {
+                    // An exact value wins; a range next to it is kept verbatim.
+                    for (kind, v) in [(1, min), (2, max)] {
+                        if let Some(v) = v {
+                            lat.extra
+                                .insert(lat_key(kind, role), super::write::fmt_num(v));
+                        }
+                    }
+                    Some(LatValue {
+                        min: e,
+                        max: e,
+                        upper_bound: p.ub[0],
+                    })
+                }
+                [None, Some(lo), hi] => Some(LatValue {
+                    min: lo,
+                    max: hi.unwrap_or(lo),
+                    upper_bound: p.ub[1] || p.ub[2],
+                }),
+                [None, None, Some(hi)] => Some(LatValue {
+                    min: hi,
+                    max: hi,
+                    upper_bound: p.ub[2],
+                }),
+                [None, None, None] => None,
+            };
+            *lat_field(&mut lat, role) = value;
+        }
+        Ok(lat)
+    }
+}
+
+impl<R: BufRead> Iterator for InstrReader<R> {
+    type Item = Result<InstrRecord, XmlError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.next_record() {
+            Ok(Some(r)) => Some(Ok(r)),
+            Ok(None) => None,
+            Err(e) => {
+                // No recovery: after an error the stream position is unreliable.
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// Copies what we need out of a borrowed quick-xml event; `Err` is a syntax detail.
+fn convert_event(ev: Event<'_>, pos: Pos) -> Result<Option<Ev>, String> {
+    Ok(match ev {
+        Event::Start(ref e) | Event::Empty(ref e) => {
+            let empty = matches!(ev, Event::Empty(_));
+            let name = std::str::from_utf8(e.name().as_ref())
+                .map_err(|_| "element name is not UTF-8".to_string())?
+                .to_string();
+            let mut attrs = Vec::new();
+            for a in e.attributes() {
+                let a = a.map_err(|e| format!("in <{name}>: {e}"))?;
+                let key = std::str::from_utf8(a.key.as_ref())
+                    .map_err(|_| format!("in <{name}>: attribute name is not UTF-8"))?
+                    .to_string();
+                let value = a
+                    .unescape_value()
+                    .map_err(|e| format!("in <{name}>, attribute `{key}`: {e}"))?
+                    .into_owned();
+                attrs.push((key, value));
+            }
+            Some(Ev::Open {
+                name,
+                attrs,
+                empty,
+                pos,
+            })
+        }
+        Event::End(_) => Some(Ev::Close),
+        Event::Text(t) => {
+            let s = t.unescape().map_err(|e| format!("bad text: {e}"))?;
+            let s = s.trim();
+            (!s.is_empty()).then(|| Ev::Text(s.to_string()))
+        }
+        Event::CData(t) => {
+            let s = std::str::from_utf8(&t)
+                .map_err(|_| "CDATA is not UTF-8".to_string())?
+                .trim()
+                .to_string();
+            (!s.is_empty()).then_some(Ev::Text(s))
+        }
+        // Declarations, comments, processing instructions, doctype.
+        _ => None,
+    })
+}
+
+#[derive(Default)]
+struct LatParts {
+    /// exact (`cycles`), `min_cycles`, `max_cycles`
+    vals: [Option<f64>; 3],
+    ub: [bool; 3],
+}
+
+/// Role suffixes of latency attributes, in the order the writer emits them.
+pub(crate) const LAT_ROLES: [&str; 7] = [
+    "",
+    "_same_reg",
+    "_addr",
+    "_addr_index",
+    "_mem",
+    "_addr_same_reg",
+    "_mem_same_reg",
+];
+
+const LAT_KINDS: [&str; 3] = ["cycles", "min_cycles", "max_cycles"];
+
+pub(crate) fn lat_key(kind: usize, role: usize) -> String {
+    format!("{}{}", LAT_KINDS[kind], LAT_ROLES[role])
+}
+
+/// `min_cycles_addr` → (1, 2).
+fn split_lat_key(k: &str) -> Option<(usize, usize)> {
+    let (kind, rest) = if let Some(r) = k.strip_prefix("min_cycles") {
+        (1, r)
+    } else if let Some(r) = k.strip_prefix("max_cycles") {
+        (2, r)
+    } else {
+        (0, k.strip_prefix("cycles")?)
+    };
+    let role = LAT_ROLES.iter().position(|r| *r == rest)?;
+    Some((kind, role))
+}
+
+pub(crate) fn lat_field(lat: &mut Latency, role: usize) -> &mut Option<LatValue> {
+    match role {
+        0 => &mut lat.cycles,
+        1 => &mut lat.cycles_same_reg,
+        2 => &mut lat.cycles_addr,
+        3 => &mut lat.cycles_addr_index,
+        4 => &mut lat.cycles_mem,
+        5 => &mut lat.cycles_addr_same_reg,
+        _ => &mut lat.cycles_mem_same_reg,
+    }
+}
+
+fn strip_variant(k: &str) -> &str {
+    k.strip_suffix("_same_reg")
+        .or_else(|| k.strip_suffix("_indexed"))
+        .unwrap_or(k)
+}
+
+fn operand_kind(v: &str) -> OperandKind {
+    match v {
+        "reg" => OperandKind::Reg,
+        "mem" => OperandKind::Mem,
+        "flags" | "flag" => OperandKind::Flags,
+        "imm" => OperandKind::Imm,
+        "agen" => OperandKind::Agen,
+        "relbr" => OperandKind::Relbr,
+        other => OperandKind::Other(other.to_string()),
+    }
+}
+
+fn parse_flag01(v: &str) -> Option<bool> {
+    match v {
+        "1" => Some(true),
+        "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// A finite number; NaN and infinities are malformed here.
+fn parse_f64(v: &str) -> Option<f64> {
+    v.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// `r`, `w`, `cw`, `r/w`, `r/cw`, `undef` (also `u`); `None` for anything else.
+pub(crate) fn parse_flag_access(v: &str) -> Option<FlagAccess> {
+    let mut acc = FlagAccess::default();
+    for part in v.split('/') {
+        match part {
+            "r" => acc.read = true,
+            "w" => acc.write = true,
+            "cw" => acc.cond_write = true,
+            "undef" | "u" => acc.undefined = true,
+            _ => return None,
+        }
+    }
+    Some(acc)
+}
