@@ -213,3 +213,11 @@ pub fn rdtsc() -> u64 {
         t
     }
 }
+
+/// Raw CPUID (leaf, subleaf) → [eax, ebx, ecx, edx].
+pub fn cpuid(leaf: u32, sub: u32) -> [u32; 4] {
+    #[allow(unsafe_code, unused_unsafe)]
+    // SAFETY: CPUID is available on every x86-64 CPU and has no memory effects.
+    let r = unsafe { core::arch::x86_64::__cpuid_count(leaf, sub) };
+    [r.eax, r.ebx, r.ecx, r.edx]
+}

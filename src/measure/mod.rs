@@ -18,6 +18,7 @@
 
 use thiserror::Error;
 
+pub mod catalog;
 pub mod checkpoint;
 pub mod counters;
 pub mod timer;
