@@ -569,7 +569,7 @@ fn imm_token(k: OpKind) -> &'static str {
 }
 
 /// uops.info token of a slot (`mem_size` is the code's memory size).
-fn slot_token(s: &Slot, mem_size: MemorySize, vec_bits: u32) -> String {
+fn slot_token(s: &Slot, mem_size: MemorySize, bcst_count: u32) -> String {
     match s {
         Slot::Reg(c) => c.token().to_string(),
         Slot::Fixed(r) => format!("{r:?}").to_uppercase(),
@@ -577,10 +577,7 @@ fn slot_token(s: &Slot, mem_size: MemorySize, vec_bits: u32) -> String {
             let _ = mem_size;
             format!("M{}", bytes * 8)
         }
-        Slot::Mem { bytes, bcst: true } => {
-            let n = if *bytes > 0 { vec_bits / (bytes * 8) } else { 0 };
-            format!("M{}_1to{}", bytes * 8, n)
-        }
+        Slot::Mem { bytes, bcst: true } => format!("M{}_1to{}", bytes * 8, bcst_count),
         Slot::Imm(k) => imm_token(*k).to_string(),
         Slot::One => "1".to_string(),
     }
@@ -858,7 +855,12 @@ fn make_variant(
     let mnem = xed_mnemonic(code.mnemonic());
     let mut toks: Vec<String> = slots
         .iter()
-        .map(|s| slot_token(s, oc.memory_size(), vec_bits))
+        .map(|s| {
+            let b = oc.broadcast_memory_size().size().max(1);
+            let n = if b > 0 { (oc.memory_size().size() / b) as u32 } else { 0 };
+            let _ = vec_bits;
+            slot_token(s, oc.memory_size(), n)
+        })
         .collect();
     if masked && !toks.is_empty() {
         toks.insert(1, "K".into());
@@ -1254,7 +1256,7 @@ fn match_record(
         .filter(|r| (r.attr("evex") == Some("1")) == evex)
         .filter(|r| (r.attr("vex") == Some("1")) == vex || evex)
         .filter(|r| r.attr("immzero") != Some("1"))
-        .filter(|r| r.attr("high8").is_none())
+        .filter(|r| r.attr("high8").is_none_or(str::is_empty))
         .filter(|r| r.attr("locked").is_none() && r.attr("rep").is_none())
         .filter(|r| (r.attr("zeroing") == Some("1")) == zeroing)
         .filter(|r| !masked || r.attr("mask") != Some("0"))

@@ -6,58 +6,10 @@ use iced_x86::{Code, Instruction, Register};
 use serde::{Deserialize, Serialize};
 
 use super::child;
-use super::harness::{self, ChildEnd, HostIsa, Kernel, Pair, PairRaw, Protocol};
+use super::harness::{self, ChildEnd, HostIsa, Kernel, Outcome, Pair, PairRaw, Protocol, Spec};
 use super::jit::{DataMem, ExecMem, FnHandle, DATA_SIZE};
 use super::timer::{self, Calibration, CalibrationLimits, TimeBase};
 use super::MeasureError;
-
-/// How a kernel is timed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Spec {
-    /// `copies_b` vs `copies_a` copies of the body per iteration; result per extra copy.
-    Unrolled {
-        /// The kernel.
-        kernel: Kernel,
-        /// Copies of the shorter run.
-        copies_a: usize,
-        /// Copies of the longer run.
-        copies_b: usize,
-    },
-    /// The same kernel run for L and 2L iterations; result per body copy of one iteration
-    /// (includes the loop's own cost: `TP_loop`).
-    Loop {
-        /// The kernel.
-        kernel: Kernel,
-        /// Copies per iteration.
-        copies: usize,
-    },
-}
-
-/// Result of one spec.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Outcome {
-    /// Cycles per unit (median over processes) and the relative spread between processes.
-    Cycles {
-        /// Median over processes.
-        value: f64,
-        /// (max − min)/median over processes.
-        spread: f64,
-    },
-    /// The kernel faulted with this signal (or timed out).
-    Fault(String),
-    /// Could not be assembled.
-    Encode(String),
-}
-
-impl Outcome {
-    /// The value, if measured.
-    pub fn value(&self) -> Option<f64> {
-        match self {
-            Outcome::Cycles { value, .. } => Some(*value),
-            _ => None,
-        }
-    }
-}
 
 #[derive(Serialize, Deserialize)]
 enum Msg {

@@ -23,8 +23,60 @@
 use iced_x86::code_asm::CodeAssembler;
 use iced_x86::{Code, Instruction, MemoryOperand, Register};
 
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 use super::jit::{DataMem, ExecMem, FnHandle};
+use serde::{Deserialize, Serialize};
+
 use super::MeasureError;
+
+/// How a kernel is timed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Spec {
+    /// `copies_b` vs `copies_a` copies of the body per iteration; result per extra copy.
+    Unrolled {
+        /// The kernel.
+        kernel: Kernel,
+        /// Copies of the shorter run.
+        copies_a: usize,
+        /// Copies of the longer run.
+        copies_b: usize,
+    },
+    /// The same kernel run for L and 2L iterations; result per body copy of one iteration
+    /// (includes the loop's own cost: `TP_loop`).
+    Loop {
+        /// The kernel.
+        kernel: Kernel,
+        /// Copies per iteration.
+        copies: usize,
+    },
+}
+
+/// Result of one spec.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// Cycles per unit (median over processes) and the relative spread between processes.
+    Cycles {
+        /// Median over processes.
+        value: f64,
+        /// (max − min)/median over processes.
+        spread: f64,
+    },
+    /// The kernel faulted with this signal (or timed out).
+    Fault(String),
+    /// Could not be assembled.
+    Encode(String),
+}
+
+impl Outcome {
+    /// The value, if measured.
+    pub fn value(&self) -> Option<f64> {
+        match self {
+            Outcome::Cycles { value, .. } => Some(*value),
+            _ => None,
+        }
+    }
+}
+
 
 /// Offset of r14 inside the data mapping (room for negative displacements below).
 pub const DATA_BASE: usize = 1 << 20;
@@ -60,6 +112,7 @@ pub struct HostIsa {
 
 impl HostIsa {
     /// Detects the running CPU.
+    #[cfg(target_arch = "x86_64")]
     pub fn detect() -> Self {
         HostIsa {
             avx: std::arch::is_x86_feature_detected!("avx"),
@@ -280,6 +333,7 @@ fn nop_padding(n: usize) -> Vec<u8> {
     v
 }
 
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 /// A timed comparison of two runs: `(t(b, L·b_mult) − t(a, L·a_mult)) / (L · units)`.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Pair {
@@ -307,8 +361,6 @@ pub struct PairRaw {
     /// Work units (copied from the pair).
     pub units: f64,
 }
-
-use serde::{Deserialize, Serialize};
 
 impl PairRaw {
     /// Ticks per work unit (the differenced result).
@@ -338,6 +390,7 @@ impl Default for Protocol {
     }
 }
 
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 /// Runs `f` with `iters` iterations and returns the elapsed TSC ticks stored by the kernel.
 pub fn time_once(exec: &ExecMem, data: &DataMem, f: FnHandle, iters: u64) -> u64 {
     exec.call(f, iters, data);
@@ -346,6 +399,7 @@ pub fn time_once(exec: &ExecMem, data: &DataMem, f: FnHandle, iters: u64) -> u64
     t1.wrapping_sub(t0)
 }
 
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 /// Measures one pair (to be called in the pinned child).
 pub fn measure_pair(exec: &ExecMem, data: &DataMem, p: &Pair, proto: &Protocol) -> PairRaw {
     // Choose L from a probe of the longer run.
@@ -372,6 +426,7 @@ pub fn measure_pair(exec: &ExecMem, data: &DataMem, p: &Pair, proto: &Protocol) 
     }
 }
 
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 /// Initialises the shared data area: constants, benign memory contents.
 pub fn init_data(data: &mut DataMem) {
     let base = DATA_BASE;
@@ -408,11 +463,13 @@ pub struct ChildOutput {
     pub end: ChildEnd,
 }
 
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 /// Writer handed to the child closure.
 pub struct ChildSink {
     fd: i32,
 }
 
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 impl ChildSink {
     /// Sends one message to the parent (length-framed).
     pub fn send(&mut self, msg: &[u8]) {
@@ -423,6 +480,7 @@ impl ChildSink {
     }
 }
 
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 /// Forks a child pinned to `cpu` with default fault handlers and a `timeout_s` alarm, runs
 /// `body` in it and collects its messages.
 pub fn run_child<F: FnOnce(&mut ChildSink)>(

@@ -21,14 +21,14 @@ use thiserror::Error;
 pub mod catalog;
 pub mod checkpoint;
 pub mod counters;
+pub mod harness;
+pub mod plan;
 pub mod timer;
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod child;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub mod engine;
-#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-pub mod harness;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub mod jit;
 
