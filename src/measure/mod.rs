@@ -22,6 +22,7 @@ pub mod catalog;
 pub mod checkpoint;
 pub mod counters;
 pub mod harness;
+pub mod infer;
 pub mod plan;
 pub mod timer;
 
