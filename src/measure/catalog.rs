@@ -200,6 +200,10 @@ pub struct Variant {
     pub flags_written: u32,
     /// Kind of division (values matter).
     pub divide: Option<DivKind>,
+    /// The generated record (used when the skeleton name is taken by another variant).
+    pub generated: InstrRecord,
+    /// Operands of the generated record.
+    pub generated_operands: Vec<Operand>,
 }
 
 /// Division-like instructions whose latency depends on operand values.
@@ -681,7 +685,7 @@ pub fn instantiate(
                 ins.set_memory_index(Register::None);
                 ins.set_memory_index_scale(1);
                 ins.set_memory_displacement64(d as u64);
-                ins.set_memory_displ_size(if d == 0 { 0 } else if (-128..128).contains(&d) { 1 } else { 4 });
+                ins.set_memory_displ_size(if d == 0 { 0 } else if (-128..128).contains(&d) { 1 } else { 8 });
                 ins.set_is_broadcast(*bcst);
             }
             Slot::Imm(k) => {
@@ -817,29 +821,74 @@ pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOption
                     })
                     .collect();
                 match make_variant(code, slots, masked, zeroing, vec_bits, skel, &mut factory) {
-                    Ok(mut v) => {
-                        let n = used_strings.entry(v.record.string.clone()).or_insert(0);
-                        *n += 1;
-                        if *n > 1 {
-                            // Two iced codes with the same name: keep the first skeleton match,
-                            // give the other a generated, unique name.
-                            v.from_skeleton = false;
-                            let orig = v.record.string.clone();
-                            let (base, toks) = split_string(&orig);
-                            v.record.string = format!("{base}_{:02X} ({toks})", oc.op_code());
-                            if used_strings.contains_key(&v.record.string) {
-                                v.record.string = format!("{base}_{code:?} ({toks})");
-                            }
-                            used_strings.insert(v.record.string.clone(), 1);
-                        }
-                        cat.variants.push(v)
-                    }
+                    Ok(v) => cat.variants.push(v),
                     Err(e) => cat.skipped.push((format!("{code:?}"), e)),
                 }
             }
         }
     }
+    dedup_names(&mut cat.variants);
     cat
+}
+
+/// Makes every `string` unique the way uops.info does: a skeleton name is kept by its first
+/// variant; generated names that collide get `_EVEX` (EVEX twin of a VEX/legacy form), then the
+/// opcode byte (`ADD_01`/`ADD_03`), then the iced code name.
+fn dedup_names(vs: &mut [Variant]) {
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for v in vs.iter_mut() {
+        if v.from_skeleton && !taken.insert(v.record.string.clone()) {
+            v.from_skeleton = false;
+            v.record = v.generated.clone();
+            v.operands = v.generated_operands.clone();
+        }
+    }
+    let rename = |v: &Variant, suffix: &str| {
+        let (base, toks) = split_string(&v.record.string);
+        if toks.is_empty() {
+            format!("{base}_{suffix}")
+        } else {
+            format!("{base}_{suffix} ({toks})")
+        }
+    };
+    for round in 0..3 {
+        let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, v) in vs.iter().enumerate() {
+            if !v.from_skeleton {
+                groups.entry(v.record.string.clone()).or_default().push(i);
+            }
+        }
+        for (name, idx) in groups {
+            if idx.len() < 2 && !(taken.contains(&name) && round == 0) {
+                continue;
+            }
+            let is_evex: Vec<bool> = idx
+                .iter()
+                .map(|i| vs[*i].code.op_code().encoding() == EncodingKind::EVEX)
+                .collect();
+            let mixed = is_evex.iter().any(|e| *e) && !is_evex.iter().all(|e| *e);
+            for (k, &i) in idx.iter().enumerate() {
+                let new = match round {
+                    0 if mixed => {
+                        if is_evex[k] {
+                            rename(&vs[i], "EVEX")
+                        } else {
+                            continue;
+                        }
+                    }
+                    0 => continue,
+                    1 => rename(&vs[i], &format!("{:02X}", vs[i].code.op_code().op_code() & 0xFF)),
+                    _ => rename(&vs[i], &format!("{:?}", vs[i].code)),
+                };
+                vs[i].record.string = new;
+            }
+        }
+    }
+    for v in vs.iter() {
+        if !v.from_skeleton {
+            taken.insert(v.record.string.clone());
+        }
+    }
 }
 
 fn make_variant(
@@ -878,6 +927,8 @@ fn make_variant(
         flags_read: 0,
         flags_written: 0,
         divide: None,
+        generated: InstrRecord::default(),
+        generated_operands: Vec::new(),
     };
     // A sample instance for iced's operand access information.
     let nregs = v.slots.iter().filter(|s| matches!(s, Slot::Reg(_))).count();
@@ -1044,8 +1095,29 @@ fn make_variant(
         }
     }
     // Name: the skeleton's record when one matches, else generated.
+    let name = if v.zeroing { format!("{mnem}_Z") } else { mnem.clone() };
+    v.generated = InstrRecord {
+        string: if tok_str.is_empty() { name.clone() } else { format!("{name} ({tok_str})") },
+        asm: mnem.clone(),
+        iform: String::new(),
+        iclass: mnem.clone(),
+        extension: format!("{:?}", oc.encoding()).to_uppercase(),
+        isa_set: code
+            .cpuid_features()
+            .first()
+            .map(|f| format!("{f:?}"))
+            .unwrap_or_default(),
+        category: String::new(),
+        attrs: generated_attrs(&v, code),
+        operands: recs,
+        archs: Vec::new(),
+    };
+    v.generated_operands = ops.clone();
+    v.record = v.generated.clone();
+    v.operands = ops.clone();
     let matched = skel.and_then(|sk| match_record(sk, &mnem, &tok_str, code, masked, zeroing));
     match matched {
+        None => {}
         Some(rec) => {
             // Map planning operands onto the skeleton's operand indices: explicit operands
             // (and the mask) in order; implicit registers by name; flags to the flags operand.
@@ -1095,32 +1167,6 @@ fn make_variant(
             v.record = rec;
             v.from_skeleton = true;
         }
-        None => {
-            v.operands = ops;
-            let name = if v.zeroing { format!("{mnem}_Z") } else { mnem.clone() };
-            let alt = alternative_encoding(code)
-                .filter(|_| !v.slots.iter().any(|s| matches!(s, Slot::Mem { .. })));
-            let base = match alt {
-                Some(op) => format!("{name}_{op:02X}"),
-                None => name,
-            };
-            v.record = InstrRecord {
-                string: if tok_str.is_empty() { base } else { format!("{base} ({tok_str})") },
-                asm: mnem.clone(),
-                iform: String::new(),
-                iclass: mnem.clone(),
-                extension: format!("{:?}", oc.encoding()).to_uppercase(),
-                isa_set: code
-                    .cpuid_features()
-                    .first()
-                    .map(|f| format!("{f:?}"))
-                    .unwrap_or_default(),
-                category: String::new(),
-                attrs: generated_attrs(&v, code),
-                operands: recs,
-                archs: Vec::new(),
-            };
-        }
     }
     Ok(v)
 }
@@ -1143,6 +1189,7 @@ fn generated_attrs(v: &Variant, code: Code) -> BTreeMap<String, String> {
 }
 
 /// Opcode byte when this reg-reg form has an alternative encoding (ADD 01 vs 03).
+#[allow(dead_code)]
 fn alternative_encoding(code: Code) -> Option<u32> {
     let oc = code.op_code();
     if oc.encoding() != EncodingKind::Legacy {

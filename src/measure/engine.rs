@@ -169,7 +169,6 @@ impl Engine {
         let mut per_proc: Vec<Vec<f64>> = vec![Vec::new(); specs.len()];
         let mut done_procs = 0;
         let mut refused = 0;
-        let mut last_calib_err = None;
         while done_procs < self.processes {
             let todo: Vec<usize> = (0..specs.len())
                 .filter(|&i| outcomes[i].is_none() && pairs[i].is_some())
@@ -178,11 +177,8 @@ impl Engine {
                 Ok(x) => x,
                 Err(e) => {
                     refused += 1;
-                    last_calib_err = Some(e);
                     if refused > self.calib_retries {
-                        return Err(MeasureError::Calibration(
-                            last_calib_err.map(|e| e.to_string()).unwrap_or_default(),
-                        ));
+                        return Err(MeasureError::Calibration(e.to_string()));
                     }
                     continue;
                 }

@@ -215,6 +215,9 @@ fn family(c: RegClass) -> Family {
     }
 }
 
+/// Upper bound of independent instances per throughput kernel.
+pub const MAX_INSTANCES: usize = 12;
+
 const GPR_POOL: [Register; 12] = [
     Register::RAX,
     Register::RCX,
@@ -304,7 +307,7 @@ fn pool_len(p: &Pools, f: Family) -> usize {
 
 /// Maximum independent instances and the assignment function.
 fn max_instances(v: &Variant, p: &Pools) -> usize {
-    let mut best = 8usize;
+    let mut best = MAX_INSTANCES;
     for f in [Family::Gpr, Family::Vec, Family::K, Family::Mm] {
         let (mut nw, mut nr) = (0, 0);
         for (i, s) in v.slots.iter().enumerate() {
@@ -364,7 +367,7 @@ fn assign(v: &Variant, p: &Pools, j: usize) -> Assign {
                 regs.push(class_reg(*c, pr));
             }
             Slot::Mem { .. } => {
-                mems.push(4096 + (j as i64 * nmem.max(1) + mi) * 128);
+                mems.push(4096 + (j as i64 * nmem.max(1) + mi) * 64);
                 mi += 1;
             }
             _ => {}
@@ -391,6 +394,7 @@ fn zero_idiom(r: Register) -> Instruction {
     Instruction::with2(Code::Xor_r32_rm32, r32, r32).expect("xor")
 }
 
+#[allow(dead_code)]
 fn vec_breaker(v: &Variant, r: Register) -> Instruction {
     let n = r.number() as u32;
     if is_evex(v) || n >= 16 {
@@ -811,7 +815,7 @@ pub fn phase2(v: &Variant, tp: f64, blockers: &[Blocker]) -> Result<Planned, Str
         return Ok(out);
     }
     let p = pools(v);
-    let n = max_instances(v, &p).clamp(1, 8);
+    let n = max_instances(v, &p).clamp(1, MAX_INSTANCES);
     let insts: Vec<Instruction> = (0..n)
         .map(|j| build(v, &assign(v, &p, j), Register::R14))
         .collect::<Result<_, _>>()?;
@@ -824,7 +828,7 @@ pub fn phase2(v: &Variant, tp: f64, blockers: &[Blocker]) -> Result<Planned, Str
             body.push(zero_idiom(Register::R13));
         }
     }
-    let (ca, cb) = copies_for(body.len(), 1500);
+    let (ca, cb) = copies_for(body.len(), 800);
     out.push((Spec::Unrolled { kernel: kernel(v, body), copies_a: ca, copies_b: cb }, Role::Filler { k }));
     let uses_vec = v.slots.iter().any(|s| matches!(s, Slot::Reg(c) if c.is_vec()));
     if uses_vec {
@@ -876,11 +880,11 @@ mod tests {
         let plan = phase1(v, &Basics::from_values(&[])).unwrap();
         let tp = plan.iter().find(|(_, r)| matches!(r, Role::Tp { loop_: false, .. })).unwrap();
         let Role::Tp { instances, .. } = tp.1 else { unreachable!() };
-        assert_eq!(instances, 8);
+        assert_eq!(instances, 11);
         if let Spec::Unrolled { kernel, .. } = &tp.0 {
             // Written registers are distinct across instances.
             let dests: std::collections::HashSet<_> = kernel.body.iter().map(|i| i.op0_register()).collect();
-            assert_eq!(dests.len(), 8);
+            assert_eq!(dests.len(), 11);
             assert!(!dests.contains(&Register::R13) && !dests.contains(&Register::R14) && !dests.contains(&Register::R15));
         }
         // Latencies: 1→1 (same operand), 2→1 (MOVSX chain), 2→1 same reg, flags.
@@ -928,4 +932,9 @@ mod tests {
             }
         }
     }
+}
+
+/// Independent instances the throughput kernels of `v` use (1 when none fit).
+pub fn instances_of(v: &Variant) -> usize {
+    max_instances(v, &pools(v)).clamp(1, MAX_INSTANCES)
 }
