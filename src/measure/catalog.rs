@@ -722,7 +722,6 @@ pub fn mem_at(d: i64) -> MemoryOperand {
 /// Builds the catalogue.
 pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOptions) -> Catalog {
     let mut cat = Catalog::default();
-    let mut used_strings: HashMap<String, usize> = HashMap::new();
     let mut factory = InstructionInfoFactory::new();
     for code in Code::values() {
         if let Some(r) = early_skip(code, feats) {

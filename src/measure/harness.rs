@@ -188,8 +188,36 @@ fn prologue(a: &mut CodeAssembler, k: &Kernel, isa: HostIsa) -> Result<(), iced_
         MemoryOperand::with_base_displ(Register::RSI, DATA_BASE as i64),
     )?)?;
     a.add_instruction(Instruction::with1(Code::Ldmxcsr_m32, mem(OFF_MXCSR))?)?;
-    // Vector registers.
-    if isa.avx512f {
+    // Vector registers. Legacy-SSE-only kernels start from a clean upper state (vzeroall),
+    // as uops.info does: with dirty upper halves Zen 4 runs SSE ops at half rate.
+    let legacy_only = k
+        .body
+        .iter()
+        .chain(&k.init)
+        .all(|i| {
+            let oc = i.code().op_code();
+            match oc.encoding() {
+                iced_x86::EncodingKind::Legacy => true,
+                iced_x86::EncodingKind::VEX => oc.l() == 0 && !(0..i.op_count()).any(|o| i.op_register(o).is_ymm()),
+                _ => false,
+            }
+        });
+    if legacy_only {
+        if isa.avx {
+            a.vzeroall()?;
+        }
+        for i in 0..16u32 {
+            let x = reg_add(Register::XMM0, i);
+            a.add_instruction(ins_rm(Code::Movups_xmm_xmmm128, x, mem(OFF_VINIT)))?;
+        }
+        if isa.avx512f {
+            for i in 1..8u32 {
+                let kr = reg_add(Register::K0, i);
+                let code = if isa.avx512bw { Code::VEX_Kmovq_kr_km64 } else { Code::VEX_Kmovw_kr_km16 };
+                a.add_instruction(ins_rm(code, kr, mem(OFF_KINIT)))?;
+            }
+        }
+    } else if isa.avx512f {
         for i in 0..32u32 {
             let z = reg_add(Register::ZMM0, i);
             a.add_instruction(ins_rm(Code::EVEX_Vmovups_zmm_k1z_zmmm512, z, mem(OFF_VINIT)))?;

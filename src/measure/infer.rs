@@ -191,9 +191,10 @@ fn lat_value(l: &LatResult) -> LatValue {
 
 /// The `<measurement>` element of a result. Unmeasured values are absent, never 0.
 pub fn to_measurement(r: &VariantResult, port_prefix: &str) -> Measurement {
+    let two = |x: Option<f64>| x.map(|v| (v * 100.0).round() / 100.0);
     let mut base = MeasureValues {
-        tp_unrolled: r.tp_unrolled,
-        tp_loop: r.tp_loop,
+        tp_unrolled: two(r.tp_unrolled),
+        tp_loop: two(r.tp_loop),
         uops: r.uops,
         div_cycles: r.div_cycles,
         ..MeasureValues::default()

@@ -171,21 +171,40 @@ pub struct Blocker {
     pub n_ports: usize,
     /// The instruction (writes the reserved temp vector register, reads the other).
     pub ins: Instruction,
+    /// VEX.128 form, used next to legacy-SSE instructions (keeps the upper state clean).
+    pub ins128: Instruction,
 }
 
 /// The Zen-style FP blocker table (VEX ymm, reserved registers 14/15).
 pub fn zen_blockers() -> Vec<Blocker> {
     let y = |c: Code| Instruction::with3(c, Register::YMM15, Register::YMM14, Register::YMM14).expect("blocker");
+    let x = |c: Code| Instruction::with3(c, Register::XMM15, Register::XMM14, Register::XMM14).expect("blocker");
+    let shuf = |c: Code, a: Register, b: Register| Instruction::with3(c, a, b, 0x1bu32).expect("blocker");
     vec![
-        Blocker { ports: "FP01".into(), n_ports: 2, ins: y(Code::VEX_Vmulpd_ymm_ymm_ymmm256) },
+        Blocker {
+            ports: "FP01".into(),
+            n_ports: 2,
+            ins: y(Code::VEX_Vmulpd_ymm_ymm_ymmm256),
+            ins128: x(Code::VEX_Vmulpd_xmm_xmm_xmmm128),
+        },
         Blocker {
             ports: "FP12".into(),
             n_ports: 2,
-            ins: Instruction::with3(Code::VEX_Vpshufd_ymm_ymmm256_imm8, Register::YMM15, Register::YMM14, 0x1bu32)
-                .expect("blocker"),
+            ins: shuf(Code::VEX_Vpshufd_ymm_ymmm256_imm8, Register::YMM15, Register::YMM14),
+            ins128: shuf(Code::VEX_Vpshufd_xmm_xmmm128_imm8, Register::XMM15, Register::XMM14),
         },
-        Blocker { ports: "FP23".into(), n_ports: 2, ins: y(Code::VEX_Vaddpd_ymm_ymm_ymmm256) },
-        Blocker { ports: "FP0123".into(), n_ports: 4, ins: y(Code::VEX_Vpor_ymm_ymm_ymmm256) },
+        Blocker {
+            ports: "FP23".into(),
+            n_ports: 2,
+            ins: y(Code::VEX_Vaddpd_ymm_ymm_ymmm256),
+            ins128: x(Code::VEX_Vaddpd_xmm_xmm_xmmm128),
+        },
+        Blocker {
+            ports: "FP0123".into(),
+            n_ports: 4,
+            ins: y(Code::VEX_Vpor_ymm_ymm_ymmm256),
+            ins128: x(Code::VEX_Vpor_xmm_xmm_xmmm128),
+        },
     ]
 }
 
@@ -366,8 +385,11 @@ fn assign(v: &Variant, p: &Pools, j: usize) -> Assign {
                 let pr = pool_get(p, f, idx).unwrap_or(PoolReg::Num(0));
                 regs.push(class_reg(*c, pr));
             }
-            Slot::Mem { .. } => {
-                mems.push(4096 + (j as i64 * nmem.max(1) + mi) * 64);
+            Slot::Mem { bytes, .. } => {
+                // Offsets advance by the operand width (as uops.info does): consecutive
+                // instances share cache lines, which avoids L1 bank conflicts.
+                let w = (*bytes as i64).max(1);
+                mems.push(4096 + (j as i64 * nmem.max(1) + mi) * w);
                 mi += 1;
             }
             _ => {}
@@ -834,10 +856,11 @@ pub fn phase2(v: &Variant, tp: f64, blockers: &[Blocker]) -> Result<Planned, Str
     if uses_vec {
         for (g, bl) in blockers.iter().enumerate() {
             let kb = bl.n_ports * ((2.0 * tp + 1.0).ceil() as usize).max(2);
+            let legacy = v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy;
             let mut body = Vec::new();
             for ins in &insts {
                 for _ in 0..kb {
-                    body.push(bl.ins);
+                    body.push(if legacy { bl.ins128 } else { bl.ins });
                 }
                 body.push(*ins);
             }
