@@ -125,7 +125,7 @@ impl Default for MeasureConfig {
             batch: 16,
             catalog: CatalogOptions {
                 masked: true,
-                zeroing: false,
+                zeroing: true,
                 broadcast: true,
             },
             machine_out: None,

@@ -852,8 +852,10 @@ pub fn phase2(v: &Variant, tp: f64, blockers: &[Blocker]) -> Result<Planned, Str
     }
     let (ca, cb) = copies_for(body.len(), 800);
     out.push((Spec::Unrolled { kernel: kernel(v, body), copies_a: ca, copies_b: cb }, Role::Filler { k }));
+    // Port blocking only for pipelined vector instructions (a non-pipelined divider does not
+    // interfere like a port).
     let uses_vec = v.slots.iter().any(|s| matches!(s, Slot::Reg(c) if c.is_vec()));
-    if uses_vec {
+    if uses_vec && v.divide.is_none() {
         for (g, bl) in blockers.iter().enumerate() {
             let kb = bl.n_ports * ((2.0 * tp + 1.0).ceil() as usize).max(2);
             let legacy = v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy;
