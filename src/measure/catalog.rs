@@ -640,6 +640,9 @@ fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason> {
         {
             return Some(SkipReason::Environment("direction flag".into()))
         }
+        M::Lss | M::Lfs | M::Lgs | M::Lds | M::Les => {
+            return Some(SkipReason::Environment("loads a segment register".into()))
+        }
         M::Rdpmc | M::Rdpru | M::Rdmsr | M::Wrmsr | M::Xgetbv | M::Xsetbv | M::Clzero
         | M::Monitorx | M::Mwaitx | M::Monitor | M::Mwait | M::Wrfsbase | M::Wrgsbase
         | M::Ud0 | M::Ud1 | M::Ud2 | M::Hlt | M::Xabort | M::Xbegin | M::Xend | M::Xtest
@@ -793,6 +796,10 @@ pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOption
         }
         for &(is_mem, bcst) in &forms {
             for &(masked, zeroing) in &masks {
+                // Zeroing-masking with a memory destination is #UD.
+                if zeroing && is_mem && matches!(shapes.first(), Some(Shape::RegOrMem(_) | Shape::MemOnly)) {
+                    continue;
+                }
                 let slots: Vec<Slot> = shapes
                     .iter()
                     .map(|s| match s {

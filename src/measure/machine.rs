@@ -25,29 +25,32 @@ pub struct MachineParams {
     pub stores_per_cycle: Option<u32>,
     /// Load-to-use latency, L1 (pointer chasing).
     pub l1_latency: Option<u32>,
-    /// Load-to-use latency, L2 (pointer chasing over 512 KiB).
+    /// Load-to-use latency, L2 (pointer chasing over 256 KiB).
     pub l2_latency: Option<u32>,
     /// Reorder buffer entries (knee of independent fillers behind a long chain).
     pub rob_size: Option<u32>,
+    /// Independent register-writing µops in flight behind a stalled chain (knee): the free
+    /// integer physical registers.
+    pub int_prf_free: Option<u32>,
     /// Scheduler entries reachable by dependent integer µops (knee).
     pub scheduler_size: Option<u32>,
     /// FP pipe groups whose blocker ran at 1/|group| (`FP01`, ...).
     pub fp_groups: Vec<String>,
 }
 
-/// Finds the knee of a time curve: the first `n` whose time exceeds the plateau (the median
-/// of the first quarter of points) by more than `rel`.
+/// Finds the knee of a time curve: the first `n` from which every time exceeds the plateau
+/// (the median of the first quarter of points) by more than `rel`.
 pub fn knee(points: &[(u32, f64)], rel: f64) -> Option<u32> {
     if points.len() < 4 {
         return None;
     }
-    let mut head: Vec<f64> = points[..points.len() / 4].iter().map(|p| p.1).collect();
-    head.sort_by(|a, b| a.total_cmp(b));
-    let plateau = head[head.len() / 2];
-    points
-        .iter()
-        .find(|(_, t)| *t > plateau * (1.0 + rel))
-        .map(|(n, _)| *n)
+    // Plateau: the smallest of the first three points (noise only makes times longer).
+    let plateau = points[..3].iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    // The knee is where the time leaves the plateau for good (a sustained rise, not noise),
+    // and the rise must continue past it (otherwise there is no knee in the scanned range).
+    let above: Vec<bool> = points.iter().map(|(_, t)| *t > plateau * (1.0 + rel)).collect();
+    let first = (0..points.len()).find(|&i| above[i..].iter().all(|a| *a))?;
+    (first + 1 < points.len()).then_some(points[first].0)
 }
 
 /// Rounds a per-cycle rate (1 / cycles-per-instruction).
@@ -84,11 +87,11 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
     }
     if let Some(r) = m.rob_size {
         top.push(format!("rob_size = {r}"));
-        sources.push(("rob_size".into(), note("knee of independent fillers behind an imul chain")));
+        sources.push(("rob_size".into(), note("knee of NOP fillers behind a chain of L2-latency loads")));
     }
     if let Some(r) = m.scheduler_size {
         top.push(format!("rs_size = {r}"));
-        sources.push(("rs_size".into(), note("knee of chain-dependent adds behind an imul chain")));
+        sources.push(("rs_size".into(), note("knee of chain-dependent adds behind a chain of L2-latency loads")));
     }
     if let Some(l) = m.loads_per_cycle {
         mem.push(format!("loads_per_cycle = {l}"));
@@ -104,7 +107,7 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
     }
     if let Some(l) = m.l2_latency {
         mem.push(format!("l2_latency = {l}"));
-        sources.push(("\"memory.l2_latency\"".into(), note("pointer chasing over 512 KiB in random line order")));
+        sources.push(("\"memory.l2_latency\"".into(), note("pointer chasing over 256 KiB in random line order")));
     }
     for t in top {
         s.push_str(&t);
@@ -128,6 +131,7 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
         ("core_mhz", m.core_mhz.map(|x| format!("{x:.0}"))),
         ("alu_per_cycle", m.alu_per_cycle.map(|x| x.to_string())),
         ("mul_per_cycle", m.mul_per_cycle.map(|x| x.to_string())),
+        ("int_prf_free (knee of independent mov r, imm)", m.int_prf_free.map(|x| x.to_string())),
         ("fp_groups", Some(m.fp_groups.join(" "))),
     ] {
         if let Some(v) = v {

@@ -386,10 +386,16 @@ fn assign(v: &Variant, p: &Pools, j: usize) -> Assign {
                 regs.push(class_reg(*c, pr));
             }
             Slot::Mem { bytes, .. } => {
-                // Offsets advance by the operand width (as uops.info does): consecutive
-                // instances share cache lines, which avoids L1 bank conflicts.
+                // Written memory: offsets advance by the operand width (as uops.info does), so
+                // instances are independent and share cache lines (no L1 bank conflicts).
+                // Read-only memory: every instance reads the same location (loads of one line
+                // never conflict; reads create no dependency).
                 let w = (*bytes as i64).max(1);
-                mems.push(4096 + (j as i64 * nmem.max(1) + mi) * w);
+                if slot_written(v, i) {
+                    mems.push(4096 + (j as i64 * nmem.max(1) + mi) * w);
+                } else {
+                    mems.push(2048 + mi * 64);
+                }
                 mi += 1;
             }
             _ => {}

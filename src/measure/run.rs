@@ -85,9 +85,10 @@ fn measure_machine(
         Register::R9,
     ];
     let r14 = e.r14();
-    // Pointer chains: L1 (self loop) and L2 (512 KiB, random line order) at r14 + 8 MiB.
+    // Pointer chains: L1 (self loop) and L2 (256 KiB — 8× L1, within the L1 DTLB reach —
+    // in random line order) at r14 + 8 MiB.
     let base_off = harness::DATA_BASE + (8 << 20);
-    let lines = (512 << 10) / 64;
+    let lines = (256 << 10) / 64;
     let mut order: Vec<usize> = (0..lines).collect();
     let mut x = 0x2545_F491_4F6C_DD1Du64;
     for i in (1..order.len()).rev() {
@@ -123,7 +124,7 @@ fn measure_machine(
         tp_spec(
             regs.iter()
                 .enumerate()
-                .map(|(i, r)| Instruction::with2(Code::Mov_r64_rm64, *r, MemoryOperand::with_base_displ(Register::R14, 4096 + 64 * i as i64)).expect("load"))
+                .map(|(i, r)| Instruction::with2(Code::Mov_r64_rm64, *r, MemoryOperand::with_base_displ(Register::R14, 4096 + 8 * i as i64)).expect("load"))
                 .collect(),
             vec![],
             vec![],
@@ -131,7 +132,7 @@ fn measure_machine(
         tp_spec(
             regs.iter()
                 .enumerate()
-                .map(|(i, r)| Instruction::with2(Code::Mov_rm64_r64, MemoryOperand::with_base_displ(Register::R14, 4096 + 64 * i as i64), *r).expect("store"))
+                .map(|(i, r)| Instruction::with2(Code::Mov_rm64_r64, MemoryOperand::with_base_displ(Register::R14, 4096 + 8 * i as i64), *r).expect("store"))
                 .collect(),
             vec![],
             vec![],
@@ -139,21 +140,26 @@ fn measure_machine(
         chase(r14 + 8192),
         chase(r14 - harness::DATA_BASE as u64 + (base_off + order[0] * 64) as u64),
     ];
-    // Window sizes: a 40-imul chain followed by N fillers (independent zero idioms for the
-    // ROB, chain-dependent adds for the scheduler).
+    // Window sizes (X-Ray / Wong style): a chain of 10 dependent L2-latency loads (few
+    // instructions, ~140 cycles) followed by N fillers: independent `mov r13d, 1` for the ROB,
+    // chain-dependent `add r, rax` for the scheduler. While the window holds the fillers and the
+    // next chain start, the time stays at the chain latency; past capacity it grows.
+    let l2_start = r14 - harness::DATA_BASE as u64 + (base_off + order[0] * 64) as u64;
     let ns: Vec<u32> = (0..28).map(|i| 64 + i * 16).collect();
-    for dep in [false, true] {
+    for kind in 0..3 {
         for &n in &ns {
-            let mut body: Vec<Instruction> = (0..40).map(|_| r2(Code::Imul_r64_rm64, Register::RAX, Register::RAX)).collect();
+            let mut body: Vec<Instruction> = (0..10)
+                .map(|_| Instruction::with2(Code::Mov_r64_rm64, Register::RAX, MemoryOperand::with_base(Register::RAX)).expect("load"))
+                .collect();
             for i in 0..n {
-                body.push(if dep {
-                    r2(Code::Add_r64_rm64, regs[1 + (i as usize % 7)], Register::RAX)
-                } else {
-                    r2(Code::Xor_r32_rm32, Register::R13D, Register::R13D)
+                body.push(match kind {
+                    0 => Instruction::with(Code::Nopd),
+                    1 => Instruction::with2(Code::Mov_r32_imm32, Register::R13D, 1u32).expect("mov"),
+                    _ => r2(Code::Add_r64_rm64, regs[1 + (i as usize % 7)], Register::RAX),
                 });
             }
             specs.push(Spec::Unrolled {
-                kernel: Kernel { body, ..Kernel::default() },
+                kernel: Kernel { body, gpr_init: vec![(Register::RAX, l2_start)], ..Kernel::default() },
                 copies_a: 2,
                 copies_b: 4,
             });
@@ -177,8 +183,14 @@ fn measure_machine(
     let curve = |off: usize| -> Vec<(u32, f64)> {
         ns.iter().enumerate().filter_map(|(i, n)| v(off + i).map(|t| (*n, t))).collect()
     };
+    if std::env::var_os("SUACA_MEASURE_DEBUG").is_some() {
+        progress.message(&format!("rob curve {:?}", curve(7)));
+        progress.message(&format!("int PRF curve {:?}", curve(7 + ns.len())));
+        progress.message(&format!("scheduler curve {:?}", curve(7 + 2 * ns.len())));
+    }
     m.rob_size = machine::knee(&curve(7), 0.03);
-    m.scheduler_size = machine::knee(&curve(7 + ns.len()), 0.03);
+    m.int_prf_free = machine::knee(&curve(7 + ns.len()), 0.03);
+    m.scheduler_size = machine::knee(&curve(7 + 2 * ns.len()), 0.03);
     m.fp_groups = blockers.iter().filter(|b| b.2).map(|b| format!("FP{}", b.0)).collect();
     Ok(m)
 }
