@@ -912,7 +912,7 @@ fn make_variant(
         .iter()
         .map(|s| {
             let b = oc.broadcast_memory_size().size().max(1);
-            let n = if b > 0 { (oc.memory_size().size() / b) as u32 } else { 0 };
+            let n = oc.memory_size().size().checked_div(b).unwrap_or(0) as u32;
             let _ = vec_bits;
             slot_token(s, oc.memory_size(), n)
         })

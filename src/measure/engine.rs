@@ -287,7 +287,7 @@ impl Engine {
                     outcomes[bad] = Some(Outcome::Fault(sig));
                     // Results before the fault are kept only if a later child confirms the
                     // calibration; simplest sound choice: discard and re-run the rest.
-                    rest = rest.into_iter().filter(|&i| i != bad).collect();
+                    rest.retain(|&i| i != bad);
                     if rest.is_empty() {
                         // Nothing left; calibration of this child is irrelevant.
                         let r = self.last_ratio.unwrap_or(1.0);

@@ -71,11 +71,14 @@ fn round_lat(x: f64) -> f64 {
     }
 }
 
+/// Per (start, target, kind): fast values, slow values, upper-bound flag.
+type LatAcc = (Vec<f64>, Vec<f64>, bool);
+
 /// Phase-1 interpretation: throughput and latencies.
 pub fn phase1(roles: &[Role], outcomes: &[Outcome], divide: Option<DivKind>, r: &mut VariantResult) {
     let mut tp_u: Vec<f64> = Vec::new();
     let mut tp_l: Vec<f64> = Vec::new();
-    let mut lats: BTreeMap<(u32, u32, u8), (Vec<f64>, Vec<f64>, bool)> = BTreeMap::new();
+    let mut lats: BTreeMap<(u32, u32, u8), LatAcc> = BTreeMap::new();
     for (role, out) in roles.iter().zip(outcomes) {
         match out {
             Outcome::Cycles { spread, .. } => r.max_spread = r.max_spread.max(*spread),

@@ -344,8 +344,8 @@ fn max_instances(v: &Variant, p: &Pools) -> usize {
         if nw + nr > len {
             return 0;
         }
-        if nw > 0 {
-            best = best.min((len - nr) / nw);
+        if let Some(n) = (len - nr).checked_div(nw) {
+            best = best.min(n);
         }
     }
     best
@@ -891,6 +891,11 @@ pub fn blocker_specs(blockers: &[Blocker]) -> Vec<Spec> {
         .collect()
 }
 
+/// Independent instances the throughput kernels of `v` use (1 when none fit).
+pub fn instances_of(v: &Variant) -> usize {
+    max_instances(v, &pools(v)).clamp(1, MAX_INSTANCES)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -965,7 +970,3 @@ mod tests {
     }
 }
 
-/// Independent instances the throughput kernels of `v` use (1 when none fit).
-pub fn instances_of(v: &Variant) -> usize {
-    max_instances(v, &pools(v)).clamp(1, MAX_INSTANCES)
-}

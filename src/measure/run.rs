@@ -492,7 +492,7 @@ pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<Measure
     };
     checkpoint::write_atomic(&config.out, &bytes)?;
     if let (Some(p), Some(m)) = (&config.machine_out, &machine) {
-        let base = crate::uarch::names().into_iter().find(|n| **n == arch.as_str()).map(|_| arch.as_str());
+        let base = crate::uarch::names().iter().find(|n| **n == arch.as_str()).map(|_| arch.as_str());
         checkpoint::write_atomic(p, machine::to_toml(&arch, base, m).as_bytes())?;
     }
     Ok(MeasureSummary {
