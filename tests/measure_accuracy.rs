@@ -27,7 +27,11 @@ mod host {
     fn value(recs: &[InstrRecord], name: &str, what: &str) -> Option<f64> {
         let r = recs.iter().find(|r| r.string == name)?;
         let m = r.archs.first()?.measurement.as_ref()?;
-        let lat = |s: u32, t: u32| m.latencies.iter().find(|l| l.start_op == s && l.target_op == t);
+        let lat = |s: u32, t: u32| {
+            m.latencies
+                .iter()
+                .find(|l| l.start_op == s && l.target_op == t)
+        };
         Some(match what {
             "lat 1->1" => lat(1, 1)?.cycles?.min,
             "lat addr 2->1" => lat(2, 1)?.cycles_addr?.min,
@@ -37,7 +41,9 @@ mod host {
     }
 
     fn is_zen4() -> bool {
-        let Ok(s) = std::fs::read_to_string("/proc/cpuinfo") else { return false };
+        let Ok(s) = std::fs::read_to_string("/proc/cpuinfo") else {
+            return false;
+        };
         let field = |k: &str| {
             s.lines()
                 .find(|l| l.starts_with(k))
@@ -45,7 +51,9 @@ mod host {
                 .map(|v| v.trim().to_string())
         };
         let fam = field("cpu family").and_then(|v| v.parse::<u32>().ok());
-        let model = field("model\t").or_else(|| field("model ")).and_then(|v| v.parse::<u32>().ok());
+        let model = field("model\t")
+            .or_else(|| field("model "))
+            .and_then(|v| v.parse::<u32>().ok());
         s.contains("AuthenticAMD")
             && fam == Some(25)
             && model.is_some_and(|m| matches!(m, 0x10..=0x1F | 0x60..=0x7F | 0xA0..=0xAF))
@@ -76,16 +84,25 @@ mod host {
             return;
         }
         let dir = tempfile::tempdir().unwrap();
-        let Some(a) = once(dir.path(), "a") else { return };
-        let Some(b) = once(dir.path(), "b") else { return };
+        let Some(a) = once(dir.path(), "a") else {
+            return;
+        };
+        let Some(b) = once(dir.path(), "b") else {
+            return;
+        };
         let mut bad = Vec::new();
         for (name, what, want) in EXPECTED {
             let x = value(&a, name, what);
             let y = value(&b, name, what);
             eprintln!("{name:30} {what:14} want {want:.3} got {x:?} / {y:?}");
             match (x, y) {
-                (Some(x), Some(y)) if (x - want).abs() <= 0.02 && (y - want).abs() <= 0.02 && (x - y).abs() <= 0.02 => {}
-                _ => bad.push(format!("{name} {what}: want {want:.3}, got {x:?} then {y:?}")),
+                (Some(x), Some(y))
+                    if (x - want).abs() <= 0.02
+                        && (y - want).abs() <= 0.02
+                        && (x - y).abs() <= 0.02 => {}
+                _ => bad.push(format!(
+                    "{name} {what}: want {want:.3}, got {x:?} then {y:?}"
+                )),
             }
         }
         assert!(bad.is_empty(), "{bad:#?}");

@@ -30,7 +30,9 @@ mod host {
     }
 
     fn suaca_cpus() -> Vec<usize> {
-        let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        let n = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
         (0..n).collect()
     }
 
@@ -48,7 +50,10 @@ mod host {
     #[test]
     fn add_and_imul_latency() {
         let Some(mut e) = engine() else { return };
-        let Some(out) = measure(&mut e, &[chain(Code::Add_r64_rm64), chain(Code::Imul_r64_rm64)]) else {
+        let Some(out) = measure(
+            &mut e,
+            &[chain(Code::Add_r64_rm64), chain(Code::Imul_r64_rm64)],
+        ) else {
             return;
         };
         let add = out[0].value().unwrap();
@@ -78,7 +83,15 @@ mod host {
             copies_a: 1,
             copies_b: 2,
         };
-        let Some(out) = measure(&mut e, &[chain(Code::Add_r64_rm64), ud2, div0, chain(Code::Add_r64_rm64)]) else {
+        let Some(out) = measure(
+            &mut e,
+            &[
+                chain(Code::Add_r64_rm64),
+                ud2,
+                div0,
+                chain(Code::Add_r64_rm64),
+            ],
+        ) else {
             return;
         };
         assert!(out[0].value().is_some());

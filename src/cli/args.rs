@@ -53,11 +53,43 @@ pub enum Command {
     },
     /// Predict many blocks (BHive CSV or one hex block per line) and write CSV.
     Batch(BatchArgs),
+    /// Measure the instructions of this CPU and write uops.info-style XML.
+    Measure(MeasureArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
+}
+
+/// `suaca measure …` (issue #5).
+#[derive(Debug, Clone, Args)]
+pub struct MeasureArgs {
+    /// Output XML (`.xml`, or `.xml.zst` for zstd); written atomically.
+    #[arg(long, value_name = "FILE", default_value = "measured.xml.zst")]
+    pub out: PathBuf,
+    /// Only the variants whose uops.info string matches this regular expression.
+    #[arg(long, value_name = "REGEX")]
+    pub filter: Option<String>,
+    /// Continue an interrupted run from its checkpoint (`FILE.checkpoint.jsonl`).
+    #[arg(long)]
+    pub resume: bool,
+    /// uops.info instructions.xml whose names and operand lists the variants take (without
+    /// it, names are generated in the same scheme).
+    #[arg(long, value_name = "PATH")]
+    pub skeleton: Option<PathBuf>,
+    /// Arch name to write (default: from CPUID, e.g. ZEN4).
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Option<String>,
+    /// CPU to pin the benchmarks to (default: the last allowed CPU).
+    #[arg(long, value_name = "N")]
+    pub cpu: Option<usize>,
+    /// Also measure machine parameters (X-Ray style) and write them as an arch TOML.
+    #[arg(long, value_name = "FILE")]
+    pub machine: Option<PathBuf>,
+    /// Stop after N variants (a quick look).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
 }
 
 /// `suaca batch …` (issue #6 item 2).

@@ -7,5 +7,6 @@ pub mod completions;
 pub mod data;
 pub mod env;
 pub mod fetch;
+pub mod measure;
 pub mod output;
 pub mod source;

@@ -286,8 +286,16 @@ impl HostFeatures {
         let l7 = if max >= 7 { q(7, 0) } else { [0; 4] };
         let l71 = if max >= 7 { q(7, 1) } else { [0; 4] };
         let ld1 = if max >= 0xD { q(0xD, 1) } else { [0; 4] };
-        let e1 = if maxe >= 0x8000_0001 { q(0x8000_0001, 0) } else { [0; 4] };
-        let e8 = if maxe >= 0x8000_0008 { q(0x8000_0008, 0) } else { [0; 4] };
+        let e1 = if maxe >= 0x8000_0001 {
+            q(0x8000_0001, 0)
+        } else {
+            [0; 4]
+        };
+        let e8 = if maxe >= 0x8000_0008 {
+            q(0x8000_0008, 0)
+        } else {
+            [0; 4]
+        };
         let (c1, d1) = (l1[2], l1[3]);
         let (b7, c7, d7) = (l7[1], l7[2], l7[3]);
         let mut s = std::collections::HashSet::new();
@@ -565,7 +573,10 @@ fn shape_of(k: OpCodeOperandKind) -> Result<Shape, String> {
 
 fn imm_token(k: OpKind) -> &'static str {
     match k {
-        OpKind::Immediate8 | OpKind::Immediate8to16 | OpKind::Immediate8to32 | OpKind::Immediate8to64 => "I8",
+        OpKind::Immediate8
+        | OpKind::Immediate8to16
+        | OpKind::Immediate8to32
+        | OpKind::Immediate8to64 => "I8",
         OpKind::Immediate16 => "I16",
         OpKind::Immediate32 | OpKind::Immediate32to64 => "I32",
         _ => "I64",
@@ -643,11 +654,36 @@ fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason> {
         M::Lss | M::Lfs | M::Lgs | M::Lds | M::Les => {
             return Some(SkipReason::Environment("loads a segment register".into()))
         }
-        M::Rdpmc | M::Rdpru | M::Rdmsr | M::Wrmsr | M::Xgetbv | M::Xsetbv | M::Clzero
-        | M::Monitorx | M::Mwaitx | M::Monitor | M::Mwait | M::Wrfsbase | M::Wrgsbase
-        | M::Ud0 | M::Ud1 | M::Ud2 | M::Hlt | M::Xabort | M::Xbegin | M::Xend | M::Xtest
-        | M::Rdseed | M::Rdrand | M::Cpuid | M::Endbr32 | M::Endbr64 | M::Pause => {
-            return Some(SkipReason::Environment(format!("{m:?}: faults, traps or is excluded by uops.info's method")))
+        M::Rdpmc
+        | M::Rdpru
+        | M::Rdmsr
+        | M::Wrmsr
+        | M::Xgetbv
+        | M::Xsetbv
+        | M::Clzero
+        | M::Monitorx
+        | M::Mwaitx
+        | M::Monitor
+        | M::Mwait
+        | M::Wrfsbase
+        | M::Wrgsbase
+        | M::Ud0
+        | M::Ud1
+        | M::Ud2
+        | M::Hlt
+        | M::Xabort
+        | M::Xbegin
+        | M::Xend
+        | M::Xtest
+        | M::Rdseed
+        | M::Rdrand
+        | M::Cpuid
+        | M::Endbr32
+        | M::Endbr64
+        | M::Pause => {
+            return Some(SkipReason::Environment(format!(
+                "{m:?}: faults, traps or is excluded by uops.info's method"
+            )))
         }
         _ => {}
     }
@@ -673,22 +709,31 @@ pub fn instantiate(
             Slot::Reg(_) => {
                 let r = *regs.get(ri).ok_or("register list too short")?;
                 ri += 1;
-                ins.try_set_op_kind(i, OpKind::Register).map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::Register)
+                    .map_err(|e| e.to_string())?;
                 ins.try_set_op_register(i, r).map_err(|e| e.to_string())?;
             }
             Slot::Fixed(r) => {
-                ins.try_set_op_kind(i, OpKind::Register).map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::Register)
+                    .map_err(|e| e.to_string())?;
                 ins.try_set_op_register(i, *r).map_err(|e| e.to_string())?;
             }
             Slot::Mem { bcst, .. } => {
                 let d = *mem_disp.get(mi).ok_or("memory list too short")?;
                 mi += 1;
-                ins.try_set_op_kind(i, OpKind::Memory).map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::Memory)
+                    .map_err(|e| e.to_string())?;
                 ins.set_memory_base(Register::R14);
                 ins.set_memory_index(Register::None);
                 ins.set_memory_index_scale(1);
                 ins.set_memory_displacement64(d as u64);
-                ins.set_memory_displ_size(if d == 0 { 0 } else if (-128..128).contains(&d) { 1 } else { 8 });
+                ins.set_memory_displ_size(if d == 0 {
+                    0
+                } else if (-128..128).contains(&d) {
+                    1
+                } else {
+                    8
+                });
                 ins.set_is_broadcast(*bcst);
             }
             Slot::Imm(k) => {
@@ -705,7 +750,8 @@ pub fn instantiate(
                 }
             }
             Slot::One => {
-                ins.try_set_op_kind(i, OpKind::Immediate8).map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::Immediate8)
+                    .map_err(|e| e.to_string())?;
                 ins.set_immediate8(1);
             }
         }
@@ -746,12 +792,15 @@ pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOption
             }
         }
         if let Some(e) = bad {
-            cat.skipped.push((format!("{code:?}"), SkipReason::UnsupportedOperands(e)));
+            cat.skipped
+                .push((format!("{code:?}"), SkipReason::UnsupportedOperands(e)));
             continue;
         }
         let mem_size = oc.memory_size();
         let mem_bytes = mem_size.size() as u32;
-        let has_rm = shapes.iter().any(|s| matches!(s, Shape::RegOrMem(_) | Shape::MemOnly));
+        let has_rm = shapes
+            .iter()
+            .any(|s| matches!(s, Shape::RegOrMem(_) | Shape::MemOnly));
         // Forms: register form (if any rm is reg-capable), memory form, broadcast form.
         let mut forms: Vec<(bool, bool)> = Vec::new(); // (memory, broadcast)
         let reg_ok = !shapes.iter().any(|s| matches!(s, Shape::MemOnly));
@@ -797,7 +846,10 @@ pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOption
         for &(is_mem, bcst) in &forms {
             for &(masked, zeroing) in &masks {
                 // Zeroing-masking with a memory destination is #UD.
-                if zeroing && is_mem && matches!(shapes.first(), Some(Shape::RegOrMem(_) | Shape::MemOnly)) {
+                if zeroing
+                    && is_mem
+                    && matches!(shapes.first(), Some(Shape::RegOrMem(_) | Shape::MemOnly))
+                {
                     continue;
                 }
                 let slots: Vec<Slot> = shapes
@@ -883,7 +935,10 @@ fn dedup_names(vs: &mut [Variant]) {
                         }
                     }
                     0 => continue,
-                    1 => rename(&vs[i], &format!("{:02X}", vs[i].code.op_code().op_code() & 0xFF)),
+                    1 => rename(
+                        &vs[i],
+                        &format!("{:02X}", vs[i].code.op_code().op_code() & 0xFF),
+                    ),
                     _ => rename(&vs[i], &format!("{:?}", vs[i].code)),
                 };
                 vs[i].record.string = new;
@@ -952,7 +1007,8 @@ fn make_variant(
     let mems: Vec<i64> = (0..4).map(|i| i * 64).collect();
     let ins = instantiate(&v, &regs, &mems, 2).map_err(SkipReason::Build)?;
     let mut enc = iced_x86::Encoder::new(64);
-    enc.encode(&ins, 0).map_err(|e| SkipReason::Build(e.to_string()))?;
+    enc.encode(&ins, 0)
+        .map_err(|e| SkipReason::Build(e.to_string()))?;
     let info = factory.info(&ins);
     let explicit_regs: Vec<Register> = (0..ins.op_count())
         .filter(|&i| ins.op_kind(i) == OpKind::Register)
@@ -977,7 +1033,9 @@ fn make_variant(
         }
     }
     if info.used_memory().iter().any(|m| m.base() != Register::R14) {
-        return Err(SkipReason::UnsupportedOperands("implicit memory operand".into()));
+        return Err(SkipReason::UnsupportedOperands(
+            "implicit memory operand".into(),
+        ));
     }
     v.implicit_regs = implicit;
     v.flags_read = ins.rflags_read();
@@ -1004,7 +1062,9 @@ fn make_variant(
                 read: true,
                 width: Some(64),
                 registers: (1..8).map(|k| format!("K{k}")).collect(),
-                attrs: [("opmask".to_string(), "1".to_string())].into_iter().collect(),
+                attrs: [("opmask".to_string(), "1".to_string())]
+                    .into_iter()
+                    .collect(),
                 ..OperandRecord::default()
             });
             idx += 1;
@@ -1027,9 +1087,24 @@ fn make_variant(
             .filter(|u| u.register().full_register() == *r)
             .map(|u| u.access())
             .collect::<Vec<_>>();
-        let rd = acc.iter().any(|a| matches!(a, OpAccess::Read | OpAccess::ReadWrite | OpAccess::ReadCondWrite | OpAccess::CondRead));
-        let wr = acc.iter().any(|a| matches!(a, OpAccess::Write | OpAccess::ReadWrite | OpAccess::CondWrite | OpAccess::ReadCondWrite));
-        let cw = acc.iter().any(|a| matches!(a, OpAccess::CondWrite | OpAccess::ReadCondWrite));
+        let rd = acc.iter().any(|a| {
+            matches!(
+                a,
+                OpAccess::Read | OpAccess::ReadWrite | OpAccess::ReadCondWrite | OpAccess::CondRead
+            )
+        });
+        let wr = acc.iter().any(|a| {
+            matches!(
+                a,
+                OpAccess::Write
+                    | OpAccess::ReadWrite
+                    | OpAccess::CondWrite
+                    | OpAccess::ReadCondWrite
+            )
+        });
+        let cw = acc
+            .iter()
+            .any(|a| matches!(a, OpAccess::CondWrite | OpAccess::ReadCondWrite));
         ops.push(Operand {
             idx,
             what: OpRef::Implicit(*r),
@@ -1067,7 +1142,14 @@ fn make_variant(
     if v.flags_read != 0 || v.flags_written != 0 {
         let mut flags = BTreeMap::new();
         use iced_x86::RflagsBits as F;
-        for (bit, name) in [(F::CF, "CF"), (F::PF, "PF"), (F::AF, "AF"), (F::ZF, "ZF"), (F::SF, "SF"), (F::OF, "OF")] {
+        for (bit, name) in [
+            (F::CF, "CF"),
+            (F::PF, "PF"),
+            (F::AF, "AF"),
+            (F::ZF, "ZF"),
+            (F::SF, "SF"),
+            (F::OF, "OF"),
+        ] {
             let a = FlagAccess {
                 read: v.flags_read & bit != 0,
                 write: (ins.rflags_written() | ins.rflags_cleared() | ins.rflags_set()) & bit != 0,
@@ -1101,9 +1183,17 @@ fn make_variant(
         }
     }
     // Name: the skeleton's record when one matches, else generated.
-    let name = if v.zeroing { format!("{mnem}_Z") } else { mnem.clone() };
+    let name = if v.zeroing {
+        format!("{mnem}_Z")
+    } else {
+        mnem.clone()
+    };
     v.generated = InstrRecord {
-        string: if tok_str.is_empty() { name.clone() } else { format!("{name} ({tok_str})") },
+        string: if tok_str.is_empty() {
+            name.clone()
+        } else {
+            format!("{name} ({tok_str})")
+        },
         asm: mnem.clone(),
         iform: String::new(),
         iclass: mnem.clone(),
@@ -1127,11 +1217,7 @@ fn make_variant(
         Some(rec) => {
             // Map planning operands onto the skeleton's operand indices: explicit operands
             // (and the mask) in order; implicit registers by name; flags to the flags operand.
-            let mut explicit_idx = rec
-                .operands
-                .iter()
-                .filter(|o| !o.suppressed)
-                .map(|o| o.idx);
+            let mut explicit_idx = rec.operands.iter().filter(|o| !o.suppressed).map(|o| o.idx);
             let mut mapped = Vec::new();
             for o in &ops {
                 let new_idx = match &o.what {
@@ -1256,7 +1342,9 @@ fn generated_operand(s: &Slot, idx: u32, r: bool, w: bool, cw: bool) -> OperandR
                 RegClass::Mm => 8,
                 RegClass::Gpr(_) => 16,
             };
-            o.registers = (0..n).map(|k| format!("{:?}", c.reg(k)).to_uppercase()).collect();
+            o.registers = (0..n)
+                .map(|k| format!("{:?}", c.reg(k)).to_uppercase())
+                .collect();
         }
         Slot::Fixed(reg) => {
             o.kind = Some(OperandKind::Reg);
@@ -1329,7 +1417,11 @@ fn match_record(
         return Some((*by_op[0]).clone());
     }
     // Immediate width (eosz) or W: prefer the first candidate whose string has no suffix.
-    let first = by_op.first().copied().or(cands.first()).map(|r| (*r).clone());
+    let first = by_op
+        .first()
+        .copied()
+        .or(cands.first())
+        .map(|r| (*r).clone());
     first
 }
 
@@ -1350,7 +1442,10 @@ fn divide_kind(code: Code, slots: &[Slot]) -> Option<DivKind> {
         }
         _ => {
             let s = format!("{m:?}").to_uppercase();
-            let is_div = s.contains("DIVP") || s.contains("DIVS") || s.contains("SQRTP") || s.contains("SQRTS");
+            let is_div = s.contains("DIVP")
+                || s.contains("DIVS")
+                || s.contains("SQRTP")
+                || s.contains("SQRTS");
             if !is_div || s.contains("RSQRT") {
                 return None;
             }
@@ -1449,7 +1544,10 @@ mod tests {
     fn cpuid_filter() {
         let none = HostFeatures::from_cpuid(&|_, _| [0; 4]);
         let c = build(&none, None, &CatalogOptions::default());
-        assert!(c.variants.iter().all(|v| !v.record.string.starts_with("VADDPD")));
+        assert!(c
+            .variants
+            .iter()
+            .all(|v| !v.record.string.starts_with("VADDPD")));
         assert!(c
             .skipped
             .iter()
@@ -1464,8 +1562,19 @@ mod tests {
             iform: "ADD_GPRv_GPRv_01".into(),
             iclass: "ADD".into(),
             operands: vec![
-                OperandRecord { idx: 1, read: true, write: true, kind: Some(OperandKind::Reg), ..Default::default() },
-                OperandRecord { idx: 2, read: true, kind: Some(OperandKind::Reg), ..Default::default() },
+                OperandRecord {
+                    idx: 1,
+                    read: true,
+                    write: true,
+                    kind: Some(OperandKind::Reg),
+                    ..Default::default()
+                },
+                OperandRecord {
+                    idx: 2,
+                    read: true,
+                    kind: Some(OperandKind::Reg),
+                    ..Default::default()
+                },
             ],
             ..Default::default()
         };
@@ -1476,10 +1585,24 @@ mod tests {
         };
         let sk = Skeleton::new(vec![rec, rec3]);
         let c = build(&all_features(), Some(&sk), &CatalogOptions::default());
-        let v01 = c.variants.iter().find(|v| v.code == Code::Add_rm64_r64 && v.slots.iter().all(|s| !matches!(s, Slot::Mem { .. }))).unwrap();
+        let v01 = c
+            .variants
+            .iter()
+            .find(|v| {
+                v.code == Code::Add_rm64_r64
+                    && v.slots.iter().all(|s| !matches!(s, Slot::Mem { .. }))
+            })
+            .unwrap();
         assert!(v01.from_skeleton);
         assert_eq!(v01.record.string, "ADD_01 (R64, R64)");
-        let v03 = c.variants.iter().find(|v| v.code == Code::Add_r64_rm64 && v.slots.iter().all(|s| !matches!(s, Slot::Mem { .. }))).unwrap();
+        let v03 = c
+            .variants
+            .iter()
+            .find(|v| {
+                v.code == Code::Add_r64_rm64
+                    && v.slots.iter().all(|s| !matches!(s, Slot::Mem { .. }))
+            })
+            .unwrap();
         assert_eq!(v03.record.string, "ADD_03 (R64, R64)");
     }
 }

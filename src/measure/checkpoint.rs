@@ -43,7 +43,9 @@ pub struct Checkpoint {
 
 /// Reads a checkpoint: its header and the finished records by key. A torn last line (killed
 /// mid-write) is ignored.
-pub fn load<T: DeserializeOwned>(path: &Path) -> Result<(Option<Header>, HashMap<String, T>), MeasureError> {
+pub fn load<T: DeserializeOwned>(
+    path: &Path,
+) -> Result<(Option<Header>, HashMap<String, T>), MeasureError> {
     let f = File::open(path).map_err(io_err(path))?;
     let mut header = None;
     let mut done = HashMap::new();
@@ -75,7 +77,10 @@ impl Checkpoint {
 
     /// Opens an existing checkpoint for appending.
     pub fn append_to(path: &Path) -> Result<Self, MeasureError> {
-        let file = OpenOptions::new().append(true).open(path).map_err(io_err(path))?;
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map_err(io_err(path))?;
         // Terminate a torn last line so the next record starts on its own line.
         let mut c = Checkpoint {
             path: path.to_path_buf(),

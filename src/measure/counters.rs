@@ -34,9 +34,9 @@ pub fn port_events(arch: &str) -> Option<Vec<PortEvent>> {
         cmask: 0,
     };
     Some(match arch {
-        "HSW" | "BDW" | "SKL" | "SKX" | "KBL" | "CFL" | "CNL" | "CLX" => (0..8)
-            .map(|p| e(&p.to_string(), 0xA1, 1u8 << p))
-            .collect(),
+        "HSW" | "BDW" | "SKL" | "SKX" | "KBL" | "CFL" | "CNL" | "CLX" => {
+            (0..8).map(|p| e(&p.to_string(), 0xA1, 1u8 << p)).collect()
+        }
         "SNB" | "IVB" => vec![
             e("0", 0xA1, 0x01),
             e("1", 0xA1, 0x02),
@@ -106,7 +106,10 @@ pub fn algorithm1(experiments: &[(String, f64)], block_rep: f64) -> Vec<(String,
     let order = sort_combos(experiments.iter().map(|(c, _)| c.clone()).collect());
     let mut found: Vec<(String, u32)> = Vec::new();
     for pc in order {
-        let Some((_, measured)) = experiments.iter().find(|(c, _)| sort_combos(vec![c.clone()])[0] == pc) else {
+        let Some((_, measured)) = experiments
+            .iter()
+            .find(|(c, _)| sort_combos(vec![c.clone()])[0] == pc)
+        else {
             continue;
         };
         if *measured < block_rep - 0.5 {
@@ -253,7 +256,10 @@ mod tests {
         assert_eq!(tp_ports(&[("015".into(), 3), ("23".into(), 1)]), Some(1.0));
         assert_eq!(tp_ports(&[("0".into(), 1), ("01".into(), 1)]), Some(1.0));
         assert_eq!(tp_ports(&[("0156".into(), 1)]), Some(0.25));
-        assert_eq!(tp_ports(&[("0".into(), 2), ("5".into(), 1), ("015".into(), 3)]), Some(2.0));
+        assert_eq!(
+            tp_ports(&[("0".into(), 2), ("5".into(), 1), ("015".into(), 3)]),
+            Some(2.0)
+        );
         assert_eq!(tp_ports(&[]), None);
     }
 

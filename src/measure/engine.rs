@@ -68,22 +68,23 @@ impl Engine {
         let exec = ExecMem::new(64 << 20)?;
         let mut data = DataMem::new(DATA_SIZE)?;
         harness::init_data(&mut data);
-        let time_base = match child::perf_open(child::PERF_TYPE_HARDWARE, child::PERF_COUNT_HW_CPU_CYCLES) {
-            Ok(fd) => {
-                let ok = child::perf_read(fd).is_some();
-                child::close(fd);
-                if ok {
-                    // Counter available; we still time with the TSC in-kernel but the ratio is
-                    // verified by the same calibration (see `describe`).
-                    TimeBase::PerfCycles
-                } else {
-                    TimeBase::Tsc {
-                        perf_error: "perf counter opened but not readable".into(),
+        let time_base =
+            match child::perf_open(child::PERF_TYPE_HARDWARE, child::PERF_COUNT_HW_CPU_CYCLES) {
+                Ok(fd) => {
+                    let ok = child::perf_read(fd).is_some();
+                    child::close(fd);
+                    if ok {
+                        // Counter available; we still time with the TSC in-kernel but the ratio is
+                        // verified by the same calibration (see `describe`).
+                        TimeBase::PerfCycles
+                    } else {
+                        TimeBase::Tsc {
+                            perf_error: "perf counter opened but not readable".into(),
+                        }
                     }
                 }
-            }
-            Err(e) => TimeBase::Tsc { perf_error: e },
-        };
+                Err(e) => TimeBase::Tsc { perf_error: e },
+            };
         Ok(Engine {
             exec,
             data,

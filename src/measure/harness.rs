@@ -77,7 +77,6 @@ impl Outcome {
     }
 }
 
-
 /// Offset of r14 inside the data mapping (room for negative displacements below).
 pub const DATA_BASE: usize = 1 << 20;
 /// Start timestamp slot (relative to r14).
@@ -190,18 +189,16 @@ fn prologue(a: &mut CodeAssembler, k: &Kernel, isa: HostIsa) -> Result<(), iced_
     a.add_instruction(Instruction::with1(Code::Ldmxcsr_m32, mem(OFF_MXCSR))?)?;
     // Vector registers. Legacy-SSE-only kernels start from a clean upper state (vzeroall),
     // as uops.info does: with dirty upper halves Zen 4 runs SSE ops at half rate.
-    let legacy_only = k
-        .body
-        .iter()
-        .chain(&k.init)
-        .all(|i| {
-            let oc = i.code().op_code();
-            match oc.encoding() {
-                iced_x86::EncodingKind::Legacy => true,
-                iced_x86::EncodingKind::VEX => oc.l() == 0 && !(0..i.op_count()).any(|o| i.op_register(o).is_ymm()),
-                _ => false,
+    let legacy_only = k.body.iter().chain(&k.init).all(|i| {
+        let oc = i.code().op_code();
+        match oc.encoding() {
+            iced_x86::EncodingKind::Legacy => true,
+            iced_x86::EncodingKind::VEX => {
+                oc.l() == 0 && !(0..i.op_count()).any(|o| i.op_register(o).is_ymm())
             }
-        });
+            _ => false,
+        }
+    });
     if legacy_only {
         if isa.avx {
             a.vzeroall()?;
@@ -213,14 +210,22 @@ fn prologue(a: &mut CodeAssembler, k: &Kernel, isa: HostIsa) -> Result<(), iced_
         if isa.avx512f {
             for i in 1..8u32 {
                 let kr = reg_add(Register::K0, i);
-                let code = if isa.avx512bw { Code::VEX_Kmovq_kr_km64 } else { Code::VEX_Kmovw_kr_km16 };
+                let code = if isa.avx512bw {
+                    Code::VEX_Kmovq_kr_km64
+                } else {
+                    Code::VEX_Kmovw_kr_km16
+                };
                 a.add_instruction(ins_rm(code, kr, mem(OFF_KINIT)))?;
             }
         }
     } else if isa.avx512f {
         for i in 0..32u32 {
             let z = reg_add(Register::ZMM0, i);
-            a.add_instruction(ins_rm(Code::EVEX_Vmovups_zmm_k1z_zmmm512, z, mem(OFF_VINIT)))?;
+            a.add_instruction(ins_rm(
+                Code::EVEX_Vmovups_zmm_k1z_zmmm512,
+                z,
+                mem(OFF_VINIT),
+            ))?;
         }
         for i in 1..8u32 {
             let kr = reg_add(Register::K0, i);
@@ -279,7 +284,11 @@ pub fn reg_add(base: Register, i: u32) -> Register {
 fn timestamp(a: &mut CodeAssembler, off: i64) -> Result<(), iced_x86::IcedError> {
     a.lfence()?;
     a.rdtsc()?;
-    a.add_instruction(Instruction::with2(Code::Shl_rm64_imm8, Register::RDX, 32u32)?)?;
+    a.add_instruction(Instruction::with2(
+        Code::Shl_rm64_imm8,
+        Register::RDX,
+        32u32,
+    )?)?;
     a.add_instruction(ins2r(Code::Or_r64_rm64, Register::RDX, Register::RAX))?;
     a.add_instruction(ins_mr(Code::Mov_rm64_r64, mem(off), Register::RDX))?;
     Ok(())

@@ -75,7 +75,12 @@ fn round_lat(x: f64) -> f64 {
 type LatAcc = (Vec<f64>, Vec<f64>, bool);
 
 /// Phase-1 interpretation: throughput and latencies.
-pub fn phase1(roles: &[Role], outcomes: &[Outcome], divide: Option<DivKind>, r: &mut VariantResult) {
+pub fn phase1(
+    roles: &[Role],
+    outcomes: &[Outcome],
+    divide: Option<DivKind>,
+    r: &mut VariantResult,
+) {
     let mut tp_u: Vec<f64> = Vec::new();
     let mut tp_l: Vec<f64> = Vec::new();
     let mut lats: BTreeMap<(u32, u32, u8), LatAcc> = BTreeMap::new();
@@ -87,7 +92,9 @@ pub fn phase1(roles: &[Role], outcomes: &[Outcome], divide: Option<DivKind>, r: 
         }
         let Some(v) = out.value() else { continue };
         match role {
-            Role::Tp { instances, loop_, .. } => {
+            Role::Tp {
+                instances, loop_, ..
+            } => {
                 let t = v / *instances as f64;
                 if *loop_ {
                     tp_l.push(t)
@@ -95,11 +102,20 @@ pub fn phase1(roles: &[Role], outcomes: &[Outcome], divide: Option<DivKind>, r: 
                     tp_u.push(t)
                 }
             }
-            Role::Lat { start, target, kind, subtract, upper, slow } => {
+            Role::Lat {
+                start,
+                target,
+                kind,
+                subtract,
+                upper,
+                slow,
+            } => {
                 let l = v - subtract;
-                let e = lats
-                    .entry((*start, *target, *kind as u8))
-                    .or_insert((Vec::new(), Vec::new(), false));
+                let e = lats.entry((*start, *target, *kind as u8)).or_insert((
+                    Vec::new(),
+                    Vec::new(),
+                    false,
+                ));
                 if *slow == Some(true) {
                     e.1.push(l)
                 } else {
@@ -110,7 +126,11 @@ pub fn phase1(roles: &[Role], outcomes: &[Outcome], divide: Option<DivKind>, r: 
             _ => {}
         }
     }
-    let min = |v: &[f64]| v.iter().cloned().fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))));
+    let min = |v: &[f64]| {
+        v.iter()
+            .cloned()
+            .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))))
+    };
     r.tp_unrolled = min(&tp_u).map(fancy_round);
     r.tp_loop = min(&tp_l).map(fancy_round);
     if divide.is_some() {
@@ -138,7 +158,10 @@ pub fn phase1(roles: &[Role], outcomes: &[Outcome], divide: Option<DivKind>, r: 
     out.retain(|l| {
         l.kind != LatKind::SameReg
             || !snapshot.iter().any(|o| {
-                o.kind == LatKind::Reg && o.start == l.start && o.target == l.target && (o.min - l.min).abs() < 0.1
+                o.kind == LatKind::Reg
+                    && o.start == l.start
+                    && o.target == l.target
+                    && (o.min - l.min).abs() < 0.1
             })
     });
     r.latencies = out;
@@ -252,26 +275,74 @@ mod tests {
     use super::*;
 
     fn c(v: f64) -> Outcome {
-        Outcome::Cycles { value: v, spread: 0.001 }
+        Outcome::Cycles {
+            value: v,
+            spread: 0.001,
+        }
     }
 
     #[test]
     fn throughput_is_min_per_instance_and_rounded() {
         let roles = vec![
-            Role::Tp { instances: 8, loop_: false, slow: None },
-            Role::Tp { instances: 8, loop_: false, slow: None },
-            Role::Tp { instances: 8, loop_: true, slow: None },
-            Role::Lat { start: 1, target: 1, kind: LatKind::Reg, subtract: 0.0, upper: false, slow: None },
-            Role::Lat { start: 2, target: 1, kind: LatKind::Reg, subtract: 1.0, upper: false, slow: None },
-            Role::Lat { start: 2, target: 1, kind: LatKind::SameReg, subtract: 0.0, upper: false, slow: None },
+            Role::Tp {
+                instances: 8,
+                loop_: false,
+                slow: None,
+            },
+            Role::Tp {
+                instances: 8,
+                loop_: false,
+                slow: None,
+            },
+            Role::Tp {
+                instances: 8,
+                loop_: true,
+                slow: None,
+            },
+            Role::Lat {
+                start: 1,
+                target: 1,
+                kind: LatKind::Reg,
+                subtract: 0.0,
+                upper: false,
+                slow: None,
+            },
+            Role::Lat {
+                start: 2,
+                target: 1,
+                kind: LatKind::Reg,
+                subtract: 1.0,
+                upper: false,
+                slow: None,
+            },
+            Role::Lat {
+                start: 2,
+                target: 1,
+                kind: LatKind::SameReg,
+                subtract: 0.0,
+                upper: false,
+                slow: None,
+            },
         ];
-        let outs = vec![c(2.004), c(2.4), Outcome::Fault("SIGILL".into()), c(1.002), c(2.01), c(1.0)];
+        let outs = vec![
+            c(2.004),
+            c(2.4),
+            Outcome::Fault("SIGILL".into()),
+            c(1.002),
+            c(2.01),
+            c(1.0),
+        ];
         let mut r = VariantResult::default();
         phase1(&roles, &outs, None, &mut r);
         assert_eq!(r.tp_unrolled, Some(0.25));
         assert_eq!(r.tp_loop, None);
         assert_eq!(r.faults, vec!["SIGILL".to_string()]);
-        assert_eq!(r.latencies.len(), 2, "same-reg equal to reg is dropped: {:?}", r.latencies);
+        assert_eq!(
+            r.latencies.len(),
+            2,
+            "same-reg equal to reg is dropped: {:?}",
+            r.latencies
+        );
         let m = to_measurement(&r, "FP");
         assert_eq!(m.base.tp_unrolled, Some(0.25));
         assert!(m.base.uops.is_none(), "unmeasured must be absent, not 0");
@@ -281,10 +352,32 @@ mod tests {
     #[test]
     fn division_ranges() {
         let roles = vec![
-            Role::Tp { instances: 1, loop_: false, slow: Some(false) },
-            Role::Lat { start: 2, target: 2, kind: LatKind::Reg, subtract: 2.0, upper: false, slow: Some(false) },
-            Role::Tp { instances: 1, loop_: false, slow: Some(true) },
-            Role::Lat { start: 2, target: 2, kind: LatKind::Reg, subtract: 2.0, upper: false, slow: Some(true) },
+            Role::Tp {
+                instances: 1,
+                loop_: false,
+                slow: Some(false),
+            },
+            Role::Lat {
+                start: 2,
+                target: 2,
+                kind: LatKind::Reg,
+                subtract: 2.0,
+                upper: false,
+                slow: Some(false),
+            },
+            Role::Tp {
+                instances: 1,
+                loop_: false,
+                slow: Some(true),
+            },
+            Role::Lat {
+                start: 2,
+                target: 2,
+                kind: LatKind::Reg,
+                subtract: 2.0,
+                upper: false,
+                slow: Some(true),
+            },
         ];
         let outs = vec![c(9.0), c(11.0), c(14.0), c(17.0)];
         let mut r = VariantResult::default();

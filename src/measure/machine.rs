@@ -45,10 +45,16 @@ pub fn knee(points: &[(u32, f64)], rel: f64) -> Option<u32> {
         return None;
     }
     // Plateau: the smallest of the first three points (noise only makes times longer).
-    let plateau = points[..3].iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let plateau = points[..3]
+        .iter()
+        .map(|p| p.1)
+        .fold(f64::INFINITY, f64::min);
     // The knee is where the time leaves the plateau for good (a sustained rise, not noise),
     // and the rise must continue past it (otherwise there is no knee in the scanned range).
-    let above: Vec<bool> = points.iter().map(|(_, t)| *t > plateau * (1.0 + rel)).collect();
+    let above: Vec<bool> = points
+        .iter()
+        .map(|(_, t)| *t > plateau * (1.0 + rel))
+        .collect();
     let first = (0..points.len()).find(|&i| above[i..].iter().all(|a| *a))?;
     (first + 1 < points.len()).then_some(points[first].0)
 }
@@ -87,27 +93,45 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
     }
     if let Some(r) = m.rob_size {
         top.push(format!("rob_size = {r}"));
-        sources.push(("rob_size".into(), note("knee of NOP fillers behind a chain of L2-latency loads")));
+        sources.push((
+            "rob_size".into(),
+            note("knee of NOP fillers behind a chain of L2-latency loads"),
+        ));
     }
     if let Some(r) = m.scheduler_size {
         top.push(format!("rs_size = {r}"));
-        sources.push(("rs_size".into(), note("knee of chain-dependent adds behind a chain of L2-latency loads")));
+        sources.push((
+            "rs_size".into(),
+            note("knee of chain-dependent adds behind a chain of L2-latency loads"),
+        ));
     }
     if let Some(l) = m.loads_per_cycle {
         mem.push(format!("loads_per_cycle = {l}"));
-        sources.push(("\"memory.loads_per_cycle\"".into(), note("independent 64-bit loads")));
+        sources.push((
+            "\"memory.loads_per_cycle\"".into(),
+            note("independent 64-bit loads"),
+        ));
     }
     if let Some(l) = m.stores_per_cycle {
         mem.push(format!("stores_per_cycle = {l}"));
-        sources.push(("\"memory.stores_per_cycle\"".into(), note("independent 64-bit stores")));
+        sources.push((
+            "\"memory.stores_per_cycle\"".into(),
+            note("independent 64-bit stores"),
+        ));
     }
     if let Some(l) = m.l1_latency {
         mem.push(format!("l1_latency = {l}"));
-        sources.push(("\"memory.l1_latency\"".into(), note("pointer chasing, mov rax, [rax]")));
+        sources.push((
+            "\"memory.l1_latency\"".into(),
+            note("pointer chasing, mov rax, [rax]"),
+        ));
     }
     if let Some(l) = m.l2_latency {
         mem.push(format!("l2_latency = {l}"));
-        sources.push(("\"memory.l2_latency\"".into(), note("pointer chasing over 256 KiB in random line order")));
+        sources.push((
+            "\"memory.l2_latency\"".into(),
+            note("pointer chasing over 256 KiB in random line order"),
+        ));
     }
     for t in top {
         s.push_str(&t);
@@ -126,12 +150,18 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
     }
     s.push_str("\n# Not fields of the arch format (informational):\n");
     for (k, v) in [
-        ("cycles_per_tsc_tick", m.cycles_per_tsc_tick.map(|x| format!("{x:.4}"))),
+        (
+            "cycles_per_tsc_tick",
+            m.cycles_per_tsc_tick.map(|x| format!("{x:.4}")),
+        ),
         ("tsc_mhz", m.tsc_mhz.map(|x| format!("{x:.1}"))),
         ("core_mhz", m.core_mhz.map(|x| format!("{x:.0}"))),
         ("alu_per_cycle", m.alu_per_cycle.map(|x| x.to_string())),
         ("mul_per_cycle", m.mul_per_cycle.map(|x| x.to_string())),
-        ("int_prf_free (knee of independent mov r, imm)", m.int_prf_free.map(|x| x.to_string())),
+        (
+            "int_prf_free (knee of independent mov r, imm)",
+            m.int_prf_free.map(|x| x.to_string()),
+        ),
         ("fp_groups", Some(m.fp_groups.join(" "))),
     ] {
         if let Some(v) = v {
@@ -150,7 +180,14 @@ mod tests {
         let pts: Vec<(u32, f64)> = (0..20)
             .map(|i| {
                 let n = 200 + i * 16;
-                (n, if n <= 312 { 120.0 } else { 120.0 + (n - 312) as f64 / 6.0 })
+                (
+                    n,
+                    if n <= 312 {
+                        120.0
+                    } else {
+                        120.0 + (n - 312) as f64 / 6.0
+                    },
+                )
             })
             .collect();
         assert_eq!(knee(&pts, 0.02), Some(328));

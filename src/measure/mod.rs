@@ -195,14 +195,22 @@ pub struct MeasureSummary {
 
 /// Measures the host: see [`MeasureConfig`]. Library entry point of `suaca measure`.
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<MeasureSummary, MeasureError> {
+pub fn run(
+    config: MeasureConfig,
+    progress: &mut dyn Progress,
+) -> Result<MeasureSummary, MeasureError> {
     run::run(config, progress)
 }
 
 /// Measures the host (unsupported on this platform).
 #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
-pub fn run(_config: MeasureConfig, _progress: &mut dyn Progress) -> Result<MeasureSummary, MeasureError> {
-    Err(MeasureError::Unsupported(std::env::consts::ARCH.to_string()))
+pub fn run(
+    _config: MeasureConfig,
+    _progress: &mut dyn Progress,
+) -> Result<MeasureSummary, MeasureError> {
+    Err(MeasureError::Unsupported(
+        std::env::consts::ARCH.to_string(),
+    ))
 }
 
 /// uops.info architecture name for a CPUID vendor string, family and model.

@@ -112,38 +112,147 @@ impl Basics {
         let r2 = |c, a, b| Instruction::with2(c, a, b).expect("basic");
         let r3 = |c, a, b, d| Instruction::with3(c, a, b, d).expect("basic");
         vec![
-            ("movsx", one(vec![r2(Code::Movsxd_r64_rm32, Register::RAX, Register::EAX)], false)),
-            ("andpd", one(vec![r2(Code::Andpd_xmm_xmmm128, Register::XMM0, Register::XMM0)], false)),
-            ("pand", one(vec![r2(Code::Pand_xmm_xmmm128, Register::XMM0, Register::XMM0)], false)),
-            ("vandpd", one(vec![r3(Code::VEX_Vandpd_ymm_ymm_ymmm256, Register::YMM0, Register::YMM0, Register::YMM0)], false)),
-            ("vpand", one(vec![r3(Code::VEX_Vpand_ymm_ymm_ymmm256, Register::YMM0, Register::YMM0, Register::YMM0)], false)),
-            ("vpandq", one(vec![r3(Code::EVEX_Vpandq_zmm_k1z_zmm_zmmm512b64, Register::ZMM0, Register::ZMM0, Register::ZMM0)], false)),
-            ("evandpd", one(vec![r3(Code::EVEX_Vandpd_zmm_k1z_zmm_zmmm512b64, Register::ZMM0, Register::ZMM0, Register::ZMM0)], false)),
-            ("korq", one(vec![r3(Code::VEX_Korq_kr_kr_kr, Register::K2, Register::K2, Register::K2)], false)),
-            ("por", one(vec![r2(Code::Por_mm_mmm64, Register::MM0, Register::MM0)], true)),
-            ("test_cmov", one(vec![
-                r2(Code::Test_rm64_r64, Register::RAX, Register::RAX),
-                r2(Code::Cmove_r64_rm64, Register::RAX, Register::RAX),
-            ], false)),
-            ("xor2", one(vec![
-                r2(Code::Xor_r64_rm64, Register::RAX, Register::RCX),
-                r2(Code::Xor_r64_rm64, Register::RAX, Register::RCX),
-            ], false)),
-            ("andor", one(vec![
-                r2(Code::And_r64_rm64, Register::RAX, Register::RCX),
-                r2(Code::Or_r64_rm64, Register::RAX, Register::RCX),
-            ], false)),
-            ("andorpd", one(vec![
-                r2(Code::Andpd_xmm_xmmm128, Register::XMM0, Register::XMM1),
-                r2(Code::Orpd_xmm_xmmm128, Register::XMM0, Register::XMM1),
-            ], false)),
+            (
+                "movsx",
+                one(
+                    vec![r2(Code::Movsxd_r64_rm32, Register::RAX, Register::EAX)],
+                    false,
+                ),
+            ),
+            (
+                "andpd",
+                one(
+                    vec![r2(Code::Andpd_xmm_xmmm128, Register::XMM0, Register::XMM0)],
+                    false,
+                ),
+            ),
+            (
+                "pand",
+                one(
+                    vec![r2(Code::Pand_xmm_xmmm128, Register::XMM0, Register::XMM0)],
+                    false,
+                ),
+            ),
+            (
+                "vandpd",
+                one(
+                    vec![r3(
+                        Code::VEX_Vandpd_ymm_ymm_ymmm256,
+                        Register::YMM0,
+                        Register::YMM0,
+                        Register::YMM0,
+                    )],
+                    false,
+                ),
+            ),
+            (
+                "vpand",
+                one(
+                    vec![r3(
+                        Code::VEX_Vpand_ymm_ymm_ymmm256,
+                        Register::YMM0,
+                        Register::YMM0,
+                        Register::YMM0,
+                    )],
+                    false,
+                ),
+            ),
+            (
+                "vpandq",
+                one(
+                    vec![r3(
+                        Code::EVEX_Vpandq_zmm_k1z_zmm_zmmm512b64,
+                        Register::ZMM0,
+                        Register::ZMM0,
+                        Register::ZMM0,
+                    )],
+                    false,
+                ),
+            ),
+            (
+                "evandpd",
+                one(
+                    vec![r3(
+                        Code::EVEX_Vandpd_zmm_k1z_zmm_zmmm512b64,
+                        Register::ZMM0,
+                        Register::ZMM0,
+                        Register::ZMM0,
+                    )],
+                    false,
+                ),
+            ),
+            (
+                "korq",
+                one(
+                    vec![r3(
+                        Code::VEX_Korq_kr_kr_kr,
+                        Register::K2,
+                        Register::K2,
+                        Register::K2,
+                    )],
+                    false,
+                ),
+            ),
+            (
+                "por",
+                one(
+                    vec![r2(Code::Por_mm_mmm64, Register::MM0, Register::MM0)],
+                    true,
+                ),
+            ),
+            (
+                "test_cmov",
+                one(
+                    vec![
+                        r2(Code::Test_rm64_r64, Register::RAX, Register::RAX),
+                        r2(Code::Cmove_r64_rm64, Register::RAX, Register::RAX),
+                    ],
+                    false,
+                ),
+            ),
+            (
+                "xor2",
+                one(
+                    vec![
+                        r2(Code::Xor_r64_rm64, Register::RAX, Register::RCX),
+                        r2(Code::Xor_r64_rm64, Register::RAX, Register::RCX),
+                    ],
+                    false,
+                ),
+            ),
+            (
+                "andor",
+                one(
+                    vec![
+                        r2(Code::And_r64_rm64, Register::RAX, Register::RCX),
+                        r2(Code::Or_r64_rm64, Register::RAX, Register::RCX),
+                    ],
+                    false,
+                ),
+            ),
+            (
+                "andorpd",
+                one(
+                    vec![
+                        r2(Code::Andpd_xmm_xmmm128, Register::XMM0, Register::XMM1),
+                        r2(Code::Orpd_xmm_xmmm128, Register::XMM0, Register::XMM1),
+                    ],
+                    false,
+                ),
+            ),
         ]
     }
 
     /// Fills the struct from measured values in [`Basics::specs`] order (None: unmeasured,
     /// the nominal value 1 per instruction is used).
     pub fn from_values(v: &[Option<f64>]) -> Self {
-        let g = |i: usize, nominal: f64| v.get(i).copied().flatten().map(|x| x.round().max(0.0)).unwrap_or(nominal);
+        let g = |i: usize, nominal: f64| {
+            v.get(i)
+                .copied()
+                .flatten()
+                .map(|x| x.round().max(0.0))
+                .unwrap_or(nominal)
+        };
         Basics {
             movsx: g(0, 1.0),
             andpd: g(1, 1.0),
@@ -177,9 +286,14 @@ pub struct Blocker {
 
 /// The Zen-style FP blocker table (VEX ymm, reserved registers 14/15).
 pub fn zen_blockers() -> Vec<Blocker> {
-    let y = |c: Code| Instruction::with3(c, Register::YMM15, Register::YMM14, Register::YMM14).expect("blocker");
-    let x = |c: Code| Instruction::with3(c, Register::XMM15, Register::XMM14, Register::XMM14).expect("blocker");
-    let shuf = |c: Code, a: Register, b: Register| Instruction::with3(c, a, b, 0x1bu32).expect("blocker");
+    let y = |c: Code| {
+        Instruction::with3(c, Register::YMM15, Register::YMM14, Register::YMM14).expect("blocker")
+    };
+    let x = |c: Code| {
+        Instruction::with3(c, Register::XMM15, Register::XMM14, Register::XMM14).expect("blocker")
+    };
+    let shuf =
+        |c: Code, a: Register, b: Register| Instruction::with3(c, a, b, 0x1bu32).expect("blocker");
     vec![
         Blocker {
             ports: "FP01".into(),
@@ -190,8 +304,16 @@ pub fn zen_blockers() -> Vec<Blocker> {
         Blocker {
             ports: "FP12".into(),
             n_ports: 2,
-            ins: shuf(Code::VEX_Vpshufd_ymm_ymmm256_imm8, Register::YMM15, Register::YMM14),
-            ins128: shuf(Code::VEX_Vpshufd_xmm_xmmm128_imm8, Register::XMM15, Register::XMM14),
+            ins: shuf(
+                Code::VEX_Vpshufd_ymm_ymmm256_imm8,
+                Register::YMM15,
+                Register::YMM14,
+            ),
+            ins128: shuf(
+                Code::VEX_Vpshufd_xmm_xmmm128_imm8,
+                Register::XMM15,
+                Register::XMM14,
+            ),
         },
         Blocker {
             ports: "FP23".into(),
@@ -362,12 +484,18 @@ fn assign(v: &Variant, p: &Pools, j: usize) -> Assign {
             v.slots
                 .iter()
                 .enumerate()
-                .filter(|(i, s)| matches!(s, Slot::Reg(c) if family(*c) == *f) && slot_written(v, *i))
+                .filter(|(i, s)| {
+                    matches!(s, Slot::Reg(c) if family(*c) == *f) && slot_written(v, *i)
+                })
                 .count()
         })
         .collect();
     let mut mi = 0i64;
-    let nmem = v.slots.iter().filter(|s| matches!(s, Slot::Mem { .. })).count() as i64;
+    let nmem = v
+        .slots
+        .iter()
+        .filter(|s| matches!(s, Slot::Mem { .. }))
+        .count() as i64;
     for (i, s) in v.slots.iter().enumerate() {
         match s {
             Slot::Reg(c) => {
@@ -484,8 +612,16 @@ pub fn phase1(v: &Variant, b: &Basics) -> Result<Planned, String> {
     // Throughput, plain.
     let (ca, cb) = copies_for(insts.len(), 1200);
     out.push((
-        Spec::Unrolled { kernel: kernel(v, insts.clone()), copies_a: ca, copies_b: cb },
-        Role::Tp { instances: n, loop_: false, slow: None },
+        Spec::Unrolled {
+            kernel: kernel(v, insts.clone()),
+            copies_a: ca,
+            copies_b: cb,
+        },
+        Role::Tp {
+            instances: n,
+            loop_: false,
+            slow: None,
+        },
     ));
     // Throughput with dependency breakers for implicit/fixed read-write registers and flags.
     let mut breakers = Vec::new();
@@ -503,7 +639,8 @@ pub fn phase1(v: &Variant, b: &Basics) -> Result<Planned, String> {
                 }
             }
             OpRef::Flags => breakers.push(
-                Instruction::with2(Code::Test_rm64_r64, Register::R15, Register::R15).expect("test"),
+                Instruction::with2(Code::Test_rm64_r64, Register::R15, Register::R15)
+                    .expect("test"),
             ),
             _ => {}
         }
@@ -516,8 +653,16 @@ pub fn phase1(v: &Variant, b: &Basics) -> Result<Planned, String> {
         }
         let (ca, cb) = copies_for(body.len(), 1200);
         out.push((
-            Spec::Unrolled { kernel: kernel(v, body), copies_a: ca, copies_b: cb },
-            Role::Tp { instances: n, loop_: false, slow: None },
+            Spec::Unrolled {
+                kernel: kernel(v, body),
+                copies_a: ca,
+                copies_b: cb,
+            },
+            Role::Tp {
+                instances: n,
+                loop_: false,
+                slow: None,
+            },
         ));
     }
     // TP_loop: a small loop body (LSD/op-cache friendly), loop overhead included.
@@ -527,8 +672,15 @@ pub fn phase1(v: &Variant, b: &Basics) -> Result<Planned, String> {
         body.extend(insts.iter().copied());
     }
     out.push((
-        Spec::Loop { kernel: kernel(v, body), copies: small },
-        Role::Tp { instances: n, loop_: true, slow: None },
+        Spec::Loop {
+            kernel: kernel(v, body),
+            copies: small,
+        },
+        Role::Tp {
+            instances: n,
+            loop_: true,
+            slow: None,
+        },
     ));
     // Latencies.
     out.extend(latency_plan(v, b, &p)?);
@@ -541,7 +693,10 @@ fn operand_reg(v: &Variant, a: &Assign, o: &Operand) -> Option<(Register, RegCla
             let i = *i as usize;
             match &v.slots[i] {
                 Slot::Reg(c) => {
-                    let ri = v.slots[..i].iter().filter(|s| matches!(s, Slot::Reg(_))).count();
+                    let ri = v.slots[..i]
+                        .iter()
+                        .filter(|s| matches!(s, Slot::Reg(_)))
+                        .count();
                     Some((a.regs[ri], *c))
                 }
                 Slot::Fixed(r) => {
@@ -574,7 +729,14 @@ fn mem_slot_of(v: &Variant, o: &Operand) -> Option<usize> {
 
 /// Chain instruction(s) from register `d` (class cd) back to register `s` (class cs), and
 /// their known latency; `upper` if the latency is assumed.
-fn chain(v: &Variant, b: &Basics, d: Register, cd: RegClass, s: Register, cs: RegClass) -> Option<(Vec<Vec<Instruction>>, Vec<f64>, bool)> {
+fn chain(
+    v: &Variant,
+    b: &Basics,
+    d: Register,
+    cd: RegClass,
+    s: Register,
+    cs: RegClass,
+) -> Option<(Vec<Vec<Instruction>>, Vec<f64>, bool)> {
     let r2 = |c, x, y| Instruction::with2(c, x, y).ok();
     let r3 = |c, x, y, z| Instruction::with3(c, x, y, z).ok();
     let fd = family(cd);
@@ -616,14 +778,25 @@ fn chain(v: &Variant, b: &Basics, d: Register, cd: RegClass, s: Register, cs: Re
             } else {
                 let (xs, xd) = (RegClass::Xmm.reg(sn), RegClass::Xmm.reg(dn));
                 Some((
-                    vec![vec![r2(Code::Andpd_xmm_xmmm128, xs, xd)?], vec![r2(Code::Pand_xmm_xmmm128, xs, xd)?]],
+                    vec![
+                        vec![r2(Code::Andpd_xmm_xmmm128, xs, xd)?],
+                        vec![r2(Code::Pand_xmm_xmmm128, xs, xd)?],
+                    ],
                     vec![b.andpd, b.pand],
                     false,
                 ))
             }
         }
-        (Family::K, Family::K) => Some((vec![vec![r3(Code::VEX_Korq_kr_kr_kr, s, d, d)?]], vec![b.korq], false)),
-        (Family::Mm, Family::Mm) => Some((vec![vec![r2(Code::Por_mm_mmm64, s, d)?]], vec![b.por], false)),
+        (Family::K, Family::K) => Some((
+            vec![vec![r3(Code::VEX_Korq_kr_kr_kr, s, d, d)?]],
+            vec![b.korq],
+            false,
+        )),
+        (Family::Mm, Family::Mm) => Some((
+            vec![vec![r2(Code::Por_mm_mmm64, s, d)?]],
+            vec![b.por],
+            false,
+        )),
         // Different classes: no chain instruction of known latency; 1 assumed, upper bound.
         (Family::Gpr, Family::Vec) if sn < 16 => {
             let c = if v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy {
@@ -631,7 +804,11 @@ fn chain(v: &Variant, b: &Basics, d: Register, cd: RegClass, s: Register, cs: Re
             } else {
                 Code::VEX_Vmovq_xmm_rm64
             };
-            Some((vec![vec![r2(c, RegClass::Xmm.reg(sn), d.full_register())?]], vec![1.0], true))
+            Some((
+                vec![vec![r2(c, RegClass::Xmm.reg(sn), d.full_register())?]],
+                vec![1.0],
+                true,
+            ))
         }
         (Family::Vec, Family::Gpr) if dn < 16 => {
             let c = if v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy {
@@ -639,16 +816,60 @@ fn chain(v: &Variant, b: &Basics, d: Register, cd: RegClass, s: Register, cs: Re
             } else {
                 Code::VEX_Vmovq_rm64_xmm
             };
-            Some((vec![vec![r2(c, s.full_register(), RegClass::Xmm.reg(dn))?]], vec![1.0], true))
+            Some((
+                vec![vec![r2(c, s.full_register(), RegClass::Xmm.reg(dn))?]],
+                vec![1.0],
+                true,
+            ))
         }
-        (Family::Gpr, Family::K) => Some((vec![vec![r2(Code::VEX_Kmovq_kr_r64, s, d.full_register())?]], vec![1.0], true)),
-        (Family::K, Family::Gpr) => Some((vec![vec![r2(Code::VEX_Kmovq_r64_kr, s.full_register(), d)?]], vec![1.0], true)),
-        (Family::Vec, Family::K) => Some((vec![vec![r2(Code::EVEX_Vpmovq2m_kr_zmm, s, RegClass::Zmm.reg(dn))?]], vec![1.0], true)),
-        (Family::K, Family::Vec) => Some((vec![vec![r2(Code::EVEX_Vpmovm2q_zmm_kr, RegClass::Zmm.reg(sn), d)?]], vec![1.0], true)),
-        (Family::Gpr, Family::Mm) => Some((vec![vec![r2(Code::Movq_mm_rm64, s, d.full_register())?]], vec![1.0], true)),
-        (Family::Mm, Family::Gpr) => Some((vec![vec![r2(Code::Movq_rm64_mm, s.full_register(), d)?]], vec![1.0], true)),
-        (Family::Mm, Family::Vec) if sn < 16 => Some((vec![vec![r2(Code::Movq2dq_xmm_mm, RegClass::Xmm.reg(sn), d)?]], vec![1.0], true)),
-        (Family::Vec, Family::Mm) if dn < 16 => Some((vec![vec![r2(Code::Movdq2q_mm_xmm, s, RegClass::Xmm.reg(dn))?]], vec![1.0], true)),
+        (Family::Gpr, Family::K) => Some((
+            vec![vec![r2(Code::VEX_Kmovq_kr_r64, s, d.full_register())?]],
+            vec![1.0],
+            true,
+        )),
+        (Family::K, Family::Gpr) => Some((
+            vec![vec![r2(Code::VEX_Kmovq_r64_kr, s.full_register(), d)?]],
+            vec![1.0],
+            true,
+        )),
+        (Family::Vec, Family::K) => Some((
+            vec![vec![r2(
+                Code::EVEX_Vpmovq2m_kr_zmm,
+                s,
+                RegClass::Zmm.reg(dn),
+            )?]],
+            vec![1.0],
+            true,
+        )),
+        (Family::K, Family::Vec) => Some((
+            vec![vec![r2(
+                Code::EVEX_Vpmovm2q_zmm_kr,
+                RegClass::Zmm.reg(sn),
+                d,
+            )?]],
+            vec![1.0],
+            true,
+        )),
+        (Family::Gpr, Family::Mm) => Some((
+            vec![vec![r2(Code::Movq_mm_rm64, s, d.full_register())?]],
+            vec![1.0],
+            true,
+        )),
+        (Family::Mm, Family::Gpr) => Some((
+            vec![vec![r2(Code::Movq_rm64_mm, s.full_register(), d)?]],
+            vec![1.0],
+            true,
+        )),
+        (Family::Mm, Family::Vec) if sn < 16 => Some((
+            vec![vec![r2(Code::Movq2dq_xmm_mm, RegClass::Xmm.reg(sn), d)?]],
+            vec![1.0],
+            true,
+        )),
+        (Family::Vec, Family::Mm) if dn < 16 => Some((
+            vec![vec![r2(Code::Movdq2q_mm_xmm, s, RegClass::Xmm.reg(dn))?]],
+            vec![1.0],
+            true,
+        )),
         _ => None,
     }
 }
@@ -673,11 +894,27 @@ fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, String> {
     let mut out = Vec::new();
     let a0 = assign(v, p, 0);
     let i0 = build(v, &a0, Register::R14)?;
-    let lat = |kernel_body: Vec<Instruction>, start: u32, target: u32, kind: LatKind, subtract: f64, upper: bool| {
+    let lat = |kernel_body: Vec<Instruction>,
+               start: u32,
+               target: u32,
+               kind: LatKind,
+               subtract: f64,
+               upper: bool| {
         let (ca, cb) = copies_for(kernel_body.len(), 400);
         (
-            Spec::Unrolled { kernel: kernel(v, kernel_body), copies_a: ca, copies_b: cb },
-            Role::Lat { start, target, kind, subtract, upper, slow: None },
+            Spec::Unrolled {
+                kernel: kernel(v, kernel_body),
+                copies_a: ca,
+                copies_b: cb,
+            },
+            Role::Lat {
+                start,
+                target,
+                kind,
+                subtract,
+                upper,
+                slow: None,
+            },
         )
     };
     let cmov_lat = (b.test_cmov - 1.0).max(0.0);
@@ -688,7 +925,9 @@ fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, String> {
             let dr = operand_reg(v, &a0, d);
             match (&s.what, &d.what, sr, dr) {
                 (_, _, Some((rs, cs)), Some((rd, cd))) => {
-                    if s.idx == d.idx || rs.full_register() == rd.full_register() && family(cs) == family(cd) {
+                    if s.idx == d.idx
+                        || rs.full_register() == rd.full_register() && family(cs) == family(cd)
+                    {
                         // Same operand (read-write) or the same register: the instruction alone.
                         out.push(lat(vec![i0], s.idx, d.idx, LatKind::Reg, 0.0, false));
                         continue;
@@ -702,13 +941,28 @@ fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, String> {
                     }
                     // Same-register variant for explicit operands of one family.
                     if let (OpRef::Explicit(si), OpRef::Explicit(di)) = (&s.what, &d.what) {
-                        if family(cs) == family(cd) && matches!(v.slots[*si as usize], Slot::Reg(_)) && matches!(v.slots[*di as usize], Slot::Reg(_)) {
+                        if family(cs) == family(cd)
+                            && matches!(v.slots[*si as usize], Slot::Reg(_))
+                            && matches!(v.slots[*di as usize], Slot::Reg(_))
+                        {
                             let mut a = assign(v, p, 0);
-                            let ri = |k: usize| v.slots[..k].iter().filter(|x| matches!(x, Slot::Reg(_))).count();
+                            let ri = |k: usize| {
+                                v.slots[..k]
+                                    .iter()
+                                    .filter(|x| matches!(x, Slot::Reg(_)))
+                                    .count()
+                            };
                             let num = a.regs[ri(*di as usize)].number() as u32;
                             a.regs[ri(*si as usize)] = cs.reg(num);
                             if let Ok(ins) = build(v, &a, Register::R14) {
-                                out.push(lat(vec![ins], s.idx, d.idx, LatKind::SameReg, 0.0, false));
+                                out.push(lat(
+                                    vec![ins],
+                                    s.idx,
+                                    d.idx,
+                                    LatKind::SameReg,
+                                    0.0,
+                                    false,
+                                ));
                             }
                         }
                     }
@@ -720,25 +974,48 @@ fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, String> {
                 // Flags → GPR: TEST d, d closes the chain (TEST taken as 1 cycle).
                 (OpRef::Flags, _, _, Some((rd, cd))) if family(cd) == Family::Gpr => {
                     let r = rd.full_register();
-                    let t = Instruction::with2(Code::Test_rm64_r64, r, r).map_err(|e| e.to_string())?;
+                    let t =
+                        Instruction::with2(Code::Test_rm64_r64, r, r).map_err(|e| e.to_string())?;
                     out.push(lat(vec![i0, t], s.idx, d.idx, LatKind::Reg, 1.0, false));
                 }
                 // GPR → flags: CMOVcc s, s closes the chain.
                 (_, OpRef::Flags, Some((rs, cs)), _) if family(cs) == Family::Gpr => {
                     let r = rs.full_register();
                     let c = Instruction::with2(flag_cmov(v), r, r).map_err(|e| e.to_string())?;
-                    out.push(lat(vec![i0, c], s.idx, d.idx, LatKind::Reg, cmov_lat, false));
+                    out.push(lat(
+                        vec![i0, c],
+                        s.idx,
+                        d.idx,
+                        LatKind::Reg,
+                        cmov_lat,
+                        false,
+                    ));
                 }
                 // Vector → flags: CMOVcc into r13, then to the vector: upper bound.
-                (_, OpRef::Flags, Some((rs, cs)), _) if family(cs) == Family::Vec && rs.number() < 16 => {
-                    let c = Instruction::with2(flag_cmov(v), Register::R13, Register::R13).map_err(|e| e.to_string())?;
+                (_, OpRef::Flags, Some((rs, cs)), _)
+                    if family(cs) == Family::Vec && rs.number() < 16 =>
+                {
+                    let c = Instruction::with2(flag_cmov(v), Register::R13, Register::R13)
+                        .map_err(|e| e.to_string())?;
                     let code = if v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy {
                         Code::Movq_xmm_rm64
                     } else {
                         Code::VEX_Vmovq_xmm_rm64
                     };
-                    let m = Instruction::with2(code, RegClass::Xmm.reg(rs.number() as u32), Register::R13).map_err(|e| e.to_string())?;
-                    out.push(lat(vec![i0, c, m], s.idx, d.idx, LatKind::Reg, cmov_lat + 1.0, true));
+                    let m = Instruction::with2(
+                        code,
+                        RegClass::Xmm.reg(rs.number() as u32),
+                        Register::R13,
+                    )
+                    .map_err(|e| e.to_string())?;
+                    out.push(lat(
+                        vec![i0, c, m],
+                        s.idx,
+                        d.idx,
+                        LatKind::Reg,
+                        cmov_lat + 1.0,
+                        true,
+                    ));
                 }
                 _ => {}
             }
@@ -746,7 +1023,9 @@ fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, String> {
     }
     // Memory operands.
     for s in v.operands.iter().filter(|o| o.read) {
-        let Some(mslot) = mem_slot_of(v, s) else { continue };
+        let Some(mslot) = mem_slot_of(v, s) else {
+            continue;
+        };
         let _ = mslot;
         for d in v.operands.iter().filter(|o| o.write) {
             if d.idx == s.idx {
@@ -758,13 +1037,33 @@ fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, String> {
             if let Some((rd, cd)) = operand_reg(v, &a0, d) {
                 if family(cd) == Family::Gpr {
                     let ins = build(v, &a0, Register::R13)?;
-                    let x = Instruction::with2(Code::Xor_r64_rm64, Register::R13, rd.full_register()).map_err(|e| e.to_string())?;
+                    let x =
+                        Instruction::with2(Code::Xor_r64_rm64, Register::R13, rd.full_register())
+                            .map_err(|e| e.to_string())?;
                     let mut k = kernel(v, vec![ins, x, x]);
-                    k.init.push(Instruction::with2(Code::Lea_r64_m, Register::R13, MemoryOperand::with_base(Register::R14)).map_err(|e| e.to_string())?);
+                    k.init.push(
+                        Instruction::with2(
+                            Code::Lea_r64_m,
+                            Register::R13,
+                            MemoryOperand::with_base(Register::R14),
+                        )
+                        .map_err(|e| e.to_string())?,
+                    );
                     let (ca, cb) = copies_for(3, 400);
                     out.push((
-                        Spec::Unrolled { kernel: k, copies_a: ca, copies_b: cb },
-                        Role::Lat { start: s.idx, target: d.idx, kind: LatKind::Addr, subtract: b.xor2, upper: false, slow: None },
+                        Spec::Unrolled {
+                            kernel: k,
+                            copies_a: ca,
+                            copies_b: cb,
+                        },
+                        Role::Lat {
+                            start: s.idx,
+                            target: d.idx,
+                            kind: LatKind::Addr,
+                            subtract: b.xor2,
+                            upper: false,
+                            slow: None,
+                        },
                     ));
                 }
             }
@@ -773,15 +1072,23 @@ fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, String> {
     // Register → memory (stores): load the value back into the source register (upper bound,
     // includes the load).
     for d in v.operands.iter().filter(|o| o.write) {
-        let Some(mi) = mem_slot_of(v, d) else { continue };
+        let Some(mi) = mem_slot_of(v, d) else {
+            continue;
+        };
         for s in v.operands.iter().filter(|o| o.read && o.idx != d.idx) {
-            let Some((rs, cs)) = operand_reg(v, &a0, s) else { continue };
+            let Some((rs, cs)) = operand_reg(v, &a0, s) else {
+                continue;
+            };
             if family(cs) != Family::Gpr {
                 continue;
             }
-            let midx = v.slots[..mi].iter().filter(|x| matches!(x, Slot::Mem { .. })).count();
+            let midx = v.slots[..mi]
+                .iter()
+                .filter(|x| matches!(x, Slot::Mem { .. }))
+                .count();
             let m = MemoryOperand::with_base_displ(Register::R14, a0.mems[midx]);
-            let load = Instruction::with2(Code::Mov_r64_rm64, rs.full_register(), m).map_err(|e| e.to_string())?;
+            let load = Instruction::with2(Code::Mov_r64_rm64, rs.full_register(), m)
+                .map_err(|e| e.to_string())?;
             out.push(lat(vec![i0, load], s.idx, d.idx, LatKind::Reg, 0.0, true));
         }
     }
@@ -791,35 +1098,64 @@ fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, String> {
 fn int_div_plan(v: &Variant, w: u32, b: &Basics) -> Result<Planned, String> {
     // Operands: divisor in RBX/[mem]; AX/DX set per instance with MOV (breaks dependencies).
     let divisor_reg = RegClass::Gpr(w).reg(Register::RBX.number() as u32);
-    let a = Assign { regs: vec![divisor_reg], mems: vec![4096] };
+    let a = Assign {
+        regs: vec![divisor_reg],
+        mems: vec![4096],
+    };
     let ins = instantiate(v, &a.regs, &a.mems, 0)?;
     let mut out = Vec::new();
-    let rax_idx = v.operands.iter().find(|o| o.what == OpRef::Implicit(Register::RAX)).map(|o| o.idx);
+    let rax_idx = v
+        .operands
+        .iter()
+        .find(|o| o.what == OpRef::Implicit(Register::RAX))
+        .map(|o| o.idx);
     for slow in [false, true] {
         let (ax, dx, div) = div_values(w, slow);
         let mut k = kernel(v, Vec::new());
         k.gpr_init = vec![(Register::RBX, div), (Register::R8, ax), (Register::R9, dx)];
         k.init.push(
-            Instruction::with2(Code::Mov_rm64_r64, MemoryOperand::with_base_displ(Register::R14, 4096), Register::RBX)
-                .map_err(|e| e.to_string())?,
+            Instruction::with2(
+                Code::Mov_rm64_r64,
+                MemoryOperand::with_base_displ(Register::R14, 4096),
+                Register::RBX,
+            )
+            .map_err(|e| e.to_string())?,
         );
-        let mv = |r: Register, val: Register| Instruction::with2(Code::Mov_r64_rm64, r, val).expect("mov");
+        let mv = |r: Register, val: Register| {
+            Instruction::with2(Code::Mov_r64_rm64, r, val).expect("mov")
+        };
         // Throughput: mov rax, r8; mov rdx, r9; div.
         let mut tk = k.clone();
-        tk.body = vec![mv(Register::RAX, Register::R8), mv(Register::RDX, Register::R9), ins];
+        tk.body = vec![
+            mv(Register::RAX, Register::R8),
+            mv(Register::RDX, Register::R9),
+            ins,
+        ];
         if w == 8 {
             tk.body = vec![mv(Register::RAX, Register::R8), ins];
         }
         out.push((
-            Spec::Unrolled { kernel: tk, copies_a: 50, copies_b: 100 },
-            Role::Tp { instances: 1, loop_: false, slow: Some(slow) },
+            Spec::Unrolled {
+                kernel: tk,
+                copies_a: 50,
+                copies_b: 100,
+            },
+            Role::Tp {
+                instances: 1,
+                loop_: false,
+                slow: Some(slow),
+            },
         ));
         // Latency RAX → RAX: reset the value with AND/OR (keeps the dependency).
         if let Some(ri) = rax_idx {
             let mut lk = k.clone();
             let and = |r, c| Instruction::with2(Code::And_r64_rm64, r, c).expect("and");
             let or = |r, c| Instruction::with2(Code::Or_r64_rm64, r, c).expect("or");
-            lk.body = vec![ins, and(Register::RAX, Register::R8), or(Register::RAX, Register::R8)];
+            lk.body = vec![
+                ins,
+                and(Register::RAX, Register::R8),
+                or(Register::RAX, Register::R8),
+            ];
             if w != 8 {
                 lk.body.push(and(Register::RDX, Register::R9));
                 lk.body.push(or(Register::RDX, Register::R9));
@@ -828,8 +1164,19 @@ fn int_div_plan(v: &Variant, w: u32, b: &Basics) -> Result<Planned, String> {
             lk.gpr_init.push((Register::RAX, ax));
             lk.gpr_init.push((Register::RDX, dx));
             out.push((
-                Spec::Unrolled { kernel: lk, copies_a: 50, copies_b: 100 },
-                Role::Lat { start: ri, target: ri, kind: LatKind::Reg, subtract: b.andor, upper: false, slow: Some(slow) },
+                Spec::Unrolled {
+                    kernel: lk,
+                    copies_a: 50,
+                    copies_b: 100,
+                },
+                Role::Lat {
+                    start: ri,
+                    target: ri,
+                    kind: LatKind::Reg,
+                    subtract: b.andor,
+                    upper: false,
+                    slow: Some(slow),
+                },
             ));
         }
     }
@@ -857,10 +1204,20 @@ pub fn phase2(v: &Variant, tp: f64, blockers: &[Blocker]) -> Result<Planned, Str
         }
     }
     let (ca, cb) = copies_for(body.len(), 800);
-    out.push((Spec::Unrolled { kernel: kernel(v, body), copies_a: ca, copies_b: cb }, Role::Filler { k }));
+    out.push((
+        Spec::Unrolled {
+            kernel: kernel(v, body),
+            copies_a: ca,
+            copies_b: cb,
+        },
+        Role::Filler { k },
+    ));
     // Port blocking only for pipelined vector instructions (a non-pipelined divider does not
     // interfere like a port).
-    let uses_vec = v.slots.iter().any(|s| matches!(s, Slot::Reg(c) if c.is_vec()));
+    let uses_vec = v
+        .slots
+        .iter()
+        .any(|s| matches!(s, Slot::Reg(c) if c.is_vec()));
     if uses_vec && v.divide.is_none() {
         for (g, bl) in blockers.iter().enumerate() {
             let kb = bl.n_ports * ((2.0 * tp + 1.0).ceil() as usize).max(2);
@@ -873,7 +1230,14 @@ pub fn phase2(v: &Variant, tp: f64, blockers: &[Blocker]) -> Result<Planned, Str
                 body.push(*ins);
             }
             let (ca, cb) = copies_for(body.len(), 1500);
-            out.push((Spec::Unrolled { kernel: kernel(v, body), copies_a: ca, copies_b: cb }, Role::Block { group: g, k: kb }));
+            out.push((
+                Spec::Unrolled {
+                    kernel: kernel(v, body),
+                    copies_a: ca,
+                    copies_b: cb,
+                },
+                Role::Block { group: g, k: kb },
+            ));
         }
     }
     Ok(out)
@@ -884,7 +1248,10 @@ pub fn blocker_specs(blockers: &[Blocker]) -> Vec<Spec> {
     blockers
         .iter()
         .map(|b| Spec::Unrolled {
-            kernel: Kernel { body: vec![b.ins], ..Kernel::default() },
+            kernel: Kernel {
+                body: vec![b.ins],
+                ..Kernel::default()
+            },
             copies_a: 500,
             copies_b: 1000,
         })
@@ -902,7 +1269,11 @@ mod tests {
     use crate::measure::catalog::{build as build_catalog, CatalogOptions, HostFeatures};
 
     fn catalog() -> crate::measure::catalog::Catalog {
-        build_catalog(&HostFeatures::from_cpuid(&|_, _| [0xFFFF_FFFF; 4]), None, &CatalogOptions::default())
+        build_catalog(
+            &HostFeatures::from_cpuid(&|_, _| [0xFFFF_FFFF; 4]),
+            None,
+            &CatalogOptions::default(),
+        )
     }
 
     fn find<'a>(c: &'a crate::measure::catalog::Catalog, s: &str) -> &'a Variant {
@@ -914,17 +1285,38 @@ mod tests {
         let c = catalog();
         let v = find(&c, "ADD_01 (R64, R64)");
         let plan = phase1(v, &Basics::from_values(&[])).unwrap();
-        let tp = plan.iter().find(|(_, r)| matches!(r, Role::Tp { loop_: false, .. })).unwrap();
-        let Role::Tp { instances, .. } = tp.1 else { unreachable!() };
+        let tp = plan
+            .iter()
+            .find(|(_, r)| matches!(r, Role::Tp { loop_: false, .. }))
+            .unwrap();
+        let Role::Tp { instances, .. } = tp.1 else {
+            unreachable!()
+        };
         assert_eq!(instances, 11);
         if let Spec::Unrolled { kernel, .. } = &tp.0 {
             // Written registers are distinct across instances.
-            let dests: std::collections::HashSet<_> = kernel.body.iter().map(|i| i.op0_register()).collect();
+            let dests: std::collections::HashSet<_> =
+                kernel.body.iter().map(|i| i.op0_register()).collect();
             assert_eq!(dests.len(), 11);
-            assert!(!dests.contains(&Register::R13) && !dests.contains(&Register::R14) && !dests.contains(&Register::R15));
+            assert!(
+                !dests.contains(&Register::R13)
+                    && !dests.contains(&Register::R14)
+                    && !dests.contains(&Register::R15)
+            );
         }
         // Latencies: 1→1 (same operand), 2→1 (MOVSX chain), 2→1 same reg, flags.
-        let lats: Vec<_> = plan.iter().filter_map(|(_, r)| match r { Role::Lat { start, target, kind, .. } => Some((*start, *target, *kind)), _ => None }).collect();
+        let lats: Vec<_> = plan
+            .iter()
+            .filter_map(|(_, r)| match r {
+                Role::Lat {
+                    start,
+                    target,
+                    kind,
+                    ..
+                } => Some((*start, *target, *kind)),
+                _ => None,
+            })
+            .collect();
         assert!(lats.contains(&(1, 1, LatKind::Reg)));
         assert!(lats.contains(&(2, 1, LatKind::Reg)));
         assert!(lats.contains(&(2, 1, LatKind::SameReg)));
@@ -936,7 +1328,15 @@ mod tests {
         let c = catalog();
         let v = find(&c, "MOV (R64, M64)");
         let plan = phase1(v, &Basics::from_values(&[])).unwrap();
-        assert!(plan.iter().any(|(_, r)| matches!(r, Role::Lat { kind: LatKind::Addr, start: 2, target: 1, .. })));
+        assert!(plan.iter().any(|(_, r)| matches!(
+            r,
+            Role::Lat {
+                kind: LatKind::Addr,
+                start: 2,
+                target: 1,
+                ..
+            }
+        )));
     }
 
     #[test]
@@ -947,7 +1347,12 @@ mod tests {
         let c = catalog();
         let v = find(&c, "DIV (R64)");
         let plan = phase1(v, &Basics::from_values(&[])).unwrap();
-        assert_eq!(plan.iter().filter(|(_, r)| matches!(r, Role::Tp { .. })).count(), 2);
+        assert_eq!(
+            plan.iter()
+                .filter(|(_, r)| matches!(r, Role::Tp { .. }))
+                .count(),
+            2
+        );
     }
 
     #[test]
@@ -955,13 +1360,20 @@ mod tests {
         let c = catalog();
         let v = find(&c, "VADDPD (YMM, YMM, YMM)");
         let plan = phase2(v, 0.5, &zen_blockers()).unwrap();
-        assert_eq!(plan.iter().filter(|(_, r)| matches!(r, Role::Block { .. })).count(), 4);
+        assert_eq!(
+            plan.iter()
+                .filter(|(_, r)| matches!(r, Role::Block { .. }))
+                .count(),
+            4
+        );
         assert!(plan.iter().any(|(_, r)| matches!(r, Role::Filler { .. })));
         // The instance registers never collide with the blockers' 14/15.
         for (s, _) in &plan {
             if let Spec::Unrolled { kernel, .. } = s {
                 for i in &kernel.body {
-                    if i.code() == Code::VEX_Vaddpd_ymm_ymm_ymmm256 && i.op0_register() != Register::YMM15 {
+                    if i.code() == Code::VEX_Vaddpd_ymm_ymm_ymmm256
+                        && i.op0_register() != Register::YMM15
+                    {
                         assert!(i.op0_register().number() < 14);
                     }
                 }
@@ -969,4 +1381,3 @@ mod tests {
         }
     }
 }
-

@@ -26,16 +26,26 @@ pub fn cpu_model() -> String {
             b.extend_from_slice(&w.to_le_bytes());
         }
     }
-    String::from_utf8_lossy(&b).trim_matches(char::from(0)).trim().to_string()
+    String::from_utf8_lossy(&b)
+        .trim_matches(char::from(0))
+        .trim()
+        .to_string()
 }
 
 /// uops.info arch name from CPUID vendor/family/model (None if unknown).
 pub fn detect_arch() -> Option<String> {
     let v = super::jit::cpuid(0, 0);
-    let vendor: Vec<u8> = [v[1], v[3], v[2]].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let vendor: Vec<u8> = [v[1], v[3], v[2]]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
     let l1 = super::jit::cpuid(1, 0)[0];
     let base_fam = (l1 >> 8) & 0xF;
-    let fam = if base_fam == 0xF { base_fam + ((l1 >> 20) & 0xFF) } else { base_fam };
+    let fam = if base_fam == 0xF {
+        base_fam + ((l1 >> 20) & 0xFF)
+    } else {
+        base_fam
+    };
     let model = ((l1 >> 4) & 0xF) | (((l1 >> 16) & 0xF) << 4);
     super::arch_name(&String::from_utf8_lossy(&vendor), fam, model).map(str::to_string)
 }
@@ -118,13 +128,23 @@ fn measure_machine(
         copies_b: 400,
     };
     let mut specs = vec![
-        tp_spec(regs.iter().map(|r| r2(Code::Xor_r32_rm32, r.full_register32(), r.full_register32())).collect(), vec![], vec![]),
-        tp_spec(regs.iter().map(|r| r2(Code::Add_r64_rm64, *r, *r)).collect(), vec![], vec![]),
-        tp_spec(regs.iter().map(|r| r2(Code::Imul_r64_rm64, *r, *r)).collect(), vec![], vec![]),
         tp_spec(
             regs.iter()
-                .enumerate()
-                .map(|(i, r)| Instruction::with2(Code::Mov_r64_rm64, *r, MemoryOperand::with_base_displ(Register::R14, 4096 + 8 * i as i64)).expect("load"))
+                .map(|r| r2(Code::Xor_r32_rm32, r.full_register32(), r.full_register32()))
+                .collect(),
+            vec![],
+            vec![],
+        ),
+        tp_spec(
+            regs.iter()
+                .map(|r| r2(Code::Add_r64_rm64, *r, *r))
+                .collect(),
+            vec![],
+            vec![],
+        ),
+        tp_spec(
+            regs.iter()
+                .map(|r| r2(Code::Imul_r64_rm64, *r, *r))
                 .collect(),
             vec![],
             vec![],
@@ -132,7 +152,29 @@ fn measure_machine(
         tp_spec(
             regs.iter()
                 .enumerate()
-                .map(|(i, r)| Instruction::with2(Code::Mov_rm64_r64, MemoryOperand::with_base_displ(Register::R14, 4096 + 8 * i as i64), *r).expect("store"))
+                .map(|(i, r)| {
+                    Instruction::with2(
+                        Code::Mov_r64_rm64,
+                        *r,
+                        MemoryOperand::with_base_displ(Register::R14, 4096 + 8 * i as i64),
+                    )
+                    .expect("load")
+                })
+                .collect(),
+            vec![],
+            vec![],
+        ),
+        tp_spec(
+            regs.iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    Instruction::with2(
+                        Code::Mov_rm64_r64,
+                        MemoryOperand::with_base_displ(Register::R14, 4096 + 8 * i as i64),
+                        *r,
+                    )
+                    .expect("store")
+                })
                 .collect(),
             vec![],
             vec![],
@@ -149,17 +191,34 @@ fn measure_machine(
     for kind in 0..3 {
         for &n in &ns {
             let mut body: Vec<Instruction> = (0..10)
-                .map(|_| Instruction::with2(Code::Mov_r64_rm64, Register::RAX, MemoryOperand::with_base(Register::RAX)).expect("load"))
+                .map(|_| {
+                    Instruction::with2(
+                        Code::Mov_r64_rm64,
+                        Register::RAX,
+                        MemoryOperand::with_base(Register::RAX),
+                    )
+                    .expect("load")
+                })
                 .collect();
             for i in 0..n {
                 body.push(match kind {
                     0 => Instruction::with(Code::Nopd),
-                    1 => Instruction::with2(Code::Mov_r32_imm32, Register::R13D, 1u32).expect("mov"),
-                    _ => r2(Code::Add_r64_rm64, regs[1 + (i as usize % 7)], Register::RAX),
+                    1 => {
+                        Instruction::with2(Code::Mov_r32_imm32, Register::R13D, 1u32).expect("mov")
+                    }
+                    _ => r2(
+                        Code::Add_r64_rm64,
+                        regs[1 + (i as usize % 7)],
+                        Register::RAX,
+                    ),
                 });
             }
             specs.push(Spec::Unrolled {
-                kernel: Kernel { body, gpr_init: vec![(Register::RAX, l2_start)], ..Kernel::default() },
+                kernel: Kernel {
+                    body,
+                    gpr_init: vec![(Register::RAX, l2_start)],
+                    ..Kernel::default()
+                },
                 copies_a: 2,
                 copies_b: 4,
             });
@@ -181,7 +240,10 @@ fn measure_machine(
     m.l1_latency = v(5).map(|t| t.round() as u32);
     m.l2_latency = v(6).map(|t| t.round() as u32);
     let curve = |off: usize| -> Vec<(u32, f64)> {
-        ns.iter().enumerate().filter_map(|(i, n)| v(off + i).map(|t| (*n, t))).collect()
+        ns.iter()
+            .enumerate()
+            .filter_map(|(i, n)| v(off + i).map(|t| (*n, t)))
+            .collect()
     };
     if std::env::var_os("SUACA_MEASURE_DEBUG").is_some() {
         progress.message(&format!("rob curve {:?}", curve(7)));
@@ -191,7 +253,11 @@ fn measure_machine(
     m.rob_size = machine::knee(&curve(7), 0.03);
     m.int_prf_free = machine::knee(&curve(7 + ns.len()), 0.03);
     m.scheduler_size = machine::knee(&curve(7 + 2 * ns.len()), 0.03);
-    m.fp_groups = blockers.iter().filter(|b| b.2).map(|b| format!("FP{}", b.0)).collect();
+    m.fp_groups = blockers
+        .iter()
+        .filter(|b| b.2)
+        .map(|b| format!("FP{}", b.0))
+        .collect();
     Ok(m)
 }
 
@@ -201,7 +267,12 @@ trait WithMem {
 impl WithMem for Instruction {
     /// `mov rax, rax` → `mov rax, [rax]`.
     fn with_mem(self) -> Self {
-        Instruction::with2(Code::Mov_r64_rm64, self.op0_register(), MemoryOperand::with_base(self.op1_register())).expect("load")
+        Instruction::with2(
+            Code::Mov_r64_rm64,
+            self.op0_register(),
+            MemoryOperand::with_base(self.op1_register()),
+        )
+        .expect("load")
     }
 }
 
@@ -241,15 +312,24 @@ fn setup(config: &MeasureConfig, progress: &mut dyn Progress) -> Result<Ctx, Mea
         .iter()
         .zip(&bl)
         .map(|(b, o)| {
-            let ok = o.value().is_some_and(|t| (t - 1.0 / b.n_ports as f64).abs() <= 0.03);
+            let ok = o
+                .value()
+                .is_some_and(|t| (t - 1.0 / b.n_ports as f64).abs() <= 0.03);
             (b.ports.trim_start_matches("FP").to_string(), b.n_ports, ok)
         })
         .collect();
     // Dispatch width for the µop filler.
-    let xs: Vec<Instruction> = [Register::EAX, Register::ECX, Register::EDX, Register::EBX, Register::ESI, Register::EDI]
-        .iter()
-        .map(|r| r2(Code::Xor_r32_rm32, *r, *r))
-        .collect();
+    let xs: Vec<Instruction> = [
+        Register::EAX,
+        Register::ECX,
+        Register::EDX,
+        Register::EBX,
+        Register::ESI,
+        Register::EDI,
+    ]
+    .iter()
+    .map(|r| r2(Code::Xor_r32_rm32, *r, *r))
+    .collect();
     let d = engine.measure(&[tp_spec(xs, vec![], vec![])])?;
     let dispatch = d[0].value().map(|t| (6.0 / t).round()).unwrap_or(6.0);
     Ok(Ctx {
@@ -262,7 +342,10 @@ fn setup(config: &MeasureConfig, progress: &mut dyn Progress) -> Result<Ctx, Mea
 }
 
 /// Measures a batch of variants (two phases, each one engine call).
-fn measure_batch(ctx: &mut Ctx, batch: &[&Variant]) -> Result<Vec<Result<VariantResult, String>>, MeasureError> {
+fn measure_batch(
+    ctx: &mut Ctx,
+    batch: &[&Variant],
+) -> Result<Vec<Result<VariantResult, String>>, MeasureError> {
     let mut specs = Vec::new();
     let mut spans = Vec::new();
     let mut plans: Vec<Result<Vec<Role>, String>> = Vec::new();
@@ -324,7 +407,14 @@ fn measure_batch(ctx: &mut Ctx, batch: &[&Variant]) -> Result<Vec<Result<Variant
         let out2 = ctx.engine.measure(&specs)?;
         for i in 0..batch.len() {
             if let Ok(r) = &mut results[i] {
-                infer::phase2(&roles2[i], &out2[spans2[i].clone()], inst[i], ctx.dispatch, &ctx.blocker_valid, r);
+                infer::phase2(
+                    &roles2[i],
+                    &out2[spans2[i].clone()],
+                    inst[i],
+                    ctx.dispatch,
+                    &ctx.blocker_valid,
+                    r,
+                );
             }
         }
     }
@@ -338,7 +428,10 @@ fn default_checkpoint(out: &Path) -> PathBuf {
 }
 
 /// Runs the whole measurement (see [`super::run`]).
-pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<MeasureSummary, MeasureError> {
+pub fn run(
+    config: MeasureConfig,
+    progress: &mut dyn Progress,
+) -> Result<MeasureSummary, MeasureError> {
     let t0 = Instant::now();
     let filter = match &config.filter {
         Some(f) => Some(Regex::new(f).map_err(|e| MeasureError::Config(format!("filter: {e}")))?),
@@ -365,13 +458,20 @@ pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<Measure
     let mut selected: Vec<&Variant> = cat
         .variants
         .iter()
-        .filter(|v| filter.as_ref().is_none_or(|re| re.is_match(&v.record.string)))
+        .filter(|v| {
+            filter
+                .as_ref()
+                .is_none_or(|re| re.is_match(&v.record.string))
+        })
         .collect();
     if let Some(n) = config.limit {
         selected.truncate(n);
     }
     // Checkpoint.
-    let ck_path = config.checkpoint.clone().unwrap_or_else(|| default_checkpoint(&config.out));
+    let ck_path = config
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| default_checkpoint(&config.out));
     let header = Header {
         arch: arch.clone(),
         cpu: cpu.clone(),
@@ -397,7 +497,10 @@ pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<Measure
     } else {
         Checkpoint::create(&ck_path, &header)?
     };
-    let resumed = selected.iter().filter(|v| done.contains_key(&v.record.string)).count();
+    let resumed = selected
+        .iter()
+        .filter(|v| done.contains_key(&v.record.string))
+        .count();
     let todo: Vec<&Variant> = selected
         .iter()
         .copied()
@@ -431,7 +534,11 @@ pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<Measure
                 }
             };
             if !r.measured() {
-                let why = r.faults.first().cloned().unwrap_or_else(|| "nothing measured".into());
+                let why = r
+                    .faults
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "nothing measured".into());
                 *failed.entry(why).or_insert(0) += 1;
             }
             ck.push(&v.record.string, &r)?;
@@ -439,12 +546,18 @@ pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<Measure
         }
         ck.sync()?;
         count += chunk.len() as u64;
-        progress.advance(count, chunk.last().map(|v| v.record.string.as_str()).unwrap_or(""));
+        progress.advance(
+            count,
+            chunk.last().map(|v| v.record.string.as_str()).unwrap_or(""),
+        );
     }
     // Output (also after an interruption: a partial but valid file).
     let measured = selected
         .iter()
-        .filter(|v| done.get(&v.record.string).is_some_and(VariantResult::measured))
+        .filter(|v| {
+            done.get(&v.record.string)
+                .is_some_and(VariantResult::measured)
+        })
         .count();
     let ratio = ctx.engine.last_ratio;
     let mut arch_attrs = BTreeMap::new();
@@ -461,7 +574,10 @@ pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<Measure
             ctx.dispatch
         ),
     );
-    arch_attrs.insert("suaca_version".to_string(), env!("CARGO_PKG_VERSION").to_string());
+    arch_attrs.insert(
+        "suaca_version".to_string(),
+        env!("CARGO_PKG_VERSION").to_string(),
+    );
     arch_attrs.insert("ports_inferred".to_string(), "1".to_string());
     arch_attrs.insert("uops_inferred".to_string(), "1".to_string());
     if let Some(r) = ratio {
@@ -469,7 +585,9 @@ pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<Measure
     }
     let mut records: Vec<InstrRecord> = Vec::new();
     for v in &cat.variants {
-        let Some(r) = done.get(&v.record.string) else { continue };
+        let Some(r) = done.get(&v.record.string) else {
+            continue;
+        };
         if !r.measured() {
             continue;
         }
@@ -483,16 +601,31 @@ pub fn run(config: MeasureConfig, progress: &mut dyn Progress) -> Result<Measure
         records.push(rec);
     }
     let mut xml = Vec::new();
-    crate::uopsxml::write_instructions(&mut xml, &records, &WriteOptions { date: Some(date.clone()) })
-        .map_err(|e| MeasureError::Io { path: config.out.clone(), source: e })?;
+    crate::uopsxml::write_instructions(
+        &mut xml,
+        &records,
+        &WriteOptions {
+            date: Some(date.clone()),
+        },
+    )
+    .map_err(|e| MeasureError::Io {
+        path: config.out.clone(),
+        source: e,
+    })?;
     let bytes = if config.out.extension().is_some_and(|e| e == "zst") {
-        zstd::encode_all(&xml[..], 19).map_err(|e| MeasureError::Io { path: config.out.clone(), source: e })?
+        zstd::encode_all(&xml[..], 19).map_err(|e| MeasureError::Io {
+            path: config.out.clone(),
+            source: e,
+        })?
     } else {
         xml
     };
     checkpoint::write_atomic(&config.out, &bytes)?;
     if let (Some(p), Some(m)) = (&config.machine_out, &machine) {
-        let base = crate::uarch::names().iter().find(|n| **n == arch.as_str()).map(|_| arch.as_str());
+        let base = crate::uarch::names()
+            .iter()
+            .find(|n| **n == arch.as_str())
+            .map(|_| arch.as_str());
         checkpoint::write_atomic(p, machine::to_toml(&arch, base, m).as_bytes())?;
     }
     Ok(MeasureSummary {
