@@ -96,6 +96,11 @@ fn measure_has_a_cli() {
     }
     // A bad filter is a clear usage error before anything runs.
     let out = suaca(&["measure", "--filter", "(", "--out", "x.xml"], home.path());
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(!home.path().join("x.xml").exists());
 }

@@ -100,7 +100,10 @@ fn import_and_list() {
         assert!(list.contains(&format!("| {arch}")), "{list}");
     }
     // Imported data comes before the embedded ZEN4 data, which is always there.
-    assert!(list.contains("| ZEN4") && list.contains("embedded"), "{list}");
+    assert!(
+        list.contains("| ZEN4") && list.contains("embedded"),
+        "{list}"
+    );
     let fresh = tempfile::tempdir().expect("tempdir");
     let only_embedded = stdout(&["data", "list"], fresh.path());
     assert!(!only_embedded.contains("| SNB"), "{only_embedded}");
