@@ -1,6 +1,7 @@
 //! Speed of the cycle loop (issue #4): 200 iterations of a 20-instruction block, no
 //! variants, must take ≤ 50 µs. The block mixes 1- and 2-µop instructions, a load chain,
 //! flag dependencies and a loop-carried counter, like a compiled inner loop.
+#![forbid(unsafe_code)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use suaca::sim::{simulate, Observer, SimInput, SimInstr, SimMachine, SimOptions, SimProgram};

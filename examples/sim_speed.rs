@@ -1,6 +1,7 @@
 //! Quick timing of the cycle loop without criterion's statistics: the minimum over many runs
 //! of 200 iterations of the benchmark block (see `benches/simulate.rs`). Run with
 //! `cargo run --release --example sim_speed`.
+#![forbid(unsafe_code)]
 
 use std::time::Instant;
 

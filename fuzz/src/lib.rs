@@ -75,7 +75,7 @@ impl Pipeline {
 
     /// One input: the first two bytes choose the options, the rest is code at 0x1000.
     pub fn run(&self, data: &[u8]) {
-        let [a, b, code @ ..] = data else {
+        let &[a, b, ref code @ ..] = data else {
             return;
         };
         let code = &code[..code.len().min(PIPELINE_MAX_BYTES)];
@@ -164,7 +164,7 @@ pub fn xml(data: &[u8]) {
     framed.extend_from_slice(data);
     if let Ok(r) = uopsxml::open_bytes(&framed) {
         let _ = uopsxml::InstrReader::new(r, "<fuzz.zst>", ArchFilter::All).count();
-    }
+    };
 }
 
 /// (d) Batch input: CSV lines whose first field is a basic block in hex (BHive's

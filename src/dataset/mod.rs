@@ -441,6 +441,8 @@ pub fn import(xml_path: &Path, data_dir: &Path) -> Result<ImportReport, DatasetE
             .map_err(io_err(&dest, "compress into"))?;
     }
     tmp.as_file_mut().flush().map_err(io_err(&dest, "write"))?;
+    // Imported data outlives the run: durable before it replaces an older import.
+    tmp.as_file().sync_all().map_err(io_err(&dest, "write"))?;
     tmp.persist(&dest)
         .map_err(|e| io_err(&dest, "move into place")(e.error))?;
 
@@ -451,6 +453,9 @@ pub fn import(xml_path: &Path, data_dir: &Path) -> Result<ImportReport, DatasetE
         detail: e.to_string(),
     })?;
     tmp.write_all(text.as_bytes())
+        .map_err(io_err(&archs_path, "write"))?;
+    tmp.as_file()
+        .sync_all()
         .map_err(io_err(&archs_path, "write"))?;
     tmp.persist(&archs_path)
         .map_err(|e| io_err(&archs_path, "move into place")(e.error))?;
