@@ -2,6 +2,7 @@
 //! (`../shared/data/uops/instructions.xml.zst`); skipped with a note when it is absent.
 //!
 //! Targets (issue #3): warm `load_arch(SKL)` ≤ 10 ms, cold build of all arch indexes ≤ 3 s.
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
 use std::time::Instant;

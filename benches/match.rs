@@ -5,6 +5,7 @@
 //! ```text
 //! cargo bench --bench match
 //! ```
+#![forbid(unsafe_code)]
 
 use std::path::Path;
 

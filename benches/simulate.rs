@@ -2,6 +2,7 @@
 //! variants, must take ≤ 50 µs. Measured for an observer that wants only the outcome (the
 //! analysis' what-if runs), and for the report's `LineStats` (every event). The block mixes 1- and 2-µop instructions, a load chain,
 //! flag dependencies and a loop-carried counter, like a compiled inner loop.
+#![forbid(unsafe_code)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use suaca::report::views::LineStats;

@@ -8,6 +8,7 @@
 //! [rsi]; vmulsd xmm1, xmm1, xmm0; vfmadd231sd xmm2, xmm1, xmm0; lea r9, [rdi+rsi*8+32];
 //! xor r10d, r10d; shl r11, 3; or r11, r9; vmovsd [rdi+24], xmm2; add rdi, 8; sub rsi, 1;
 //! test rsi, rsi; jnz`.
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -6,6 +6,7 @@
 //! ```
 //!
 //! `tests/man_page.rs` includes this file and fails when a committed page is out of date.
+#![forbid(unsafe_code)]
 
 use clap::CommandFactory;
 use clap_mangen::roff::{roman, Roff};

@@ -3,6 +3,7 @@
 //! one that wants only the outcome (the engine may skip steady states), one that wants every
 //! cycle's events but no `waited` ones, and the report's `LineStats` (everything). Run with
 //! `cargo run --release --example sim_speed [runs]`.
+#![forbid(unsafe_code)]
 
 use std::time::Instant;
 

@@ -1,5 +1,6 @@
 //! The `suaca` binary: parse arguments, run, map errors to exit codes
 //! (0 ok, 1 analysis failed, 2 usage or input error).
+#![forbid(unsafe_code)]
 
 mod cmd;
 

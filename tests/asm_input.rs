@@ -1,6 +1,7 @@
 //! Assembly text input (issue #8 item 1): files and stdin, AT&T and Intel syntax, regions from
 //! IACA bytes, llvm-mca and OSACA comments or the whole file, compiler output, source lines,
 //! the assembler's errors. Skipped with a note when GNU as is not installed.
+#![forbid(unsafe_code)]
 
 mod common;
 

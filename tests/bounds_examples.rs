@@ -1,6 +1,7 @@
 //! Golden tests: the worked examples of "Performance Speed Limits" (seed 004, digest §3.9) on
 //! SKL, with hand-written uops.info-style data (port strings, retire slots, latencies as in
 //! the SKL tables), plus the SUACA thesis' adc chain and a stencil loop.
+#![forbid(unsafe_code)]
 
 use iced_x86::code_asm::*;
 use iced_x86::Register;

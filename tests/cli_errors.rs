@@ -1,5 +1,6 @@
 //! Bad input never panics: one clear line naming the file and the problem, exit code 2
 //! (usage/input) or 1 (analysis failed). Issues #2 item 8, #3 item 6, #4 item 6.
+#![forbid(unsafe_code)]
 
 mod common;
 use common::{program, suaca, testdata};

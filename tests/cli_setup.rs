@@ -1,4 +1,5 @@
 //! `--setup ARCH N`, `--print-default`, `--version` (issue #4 items 2–3).
+#![forbid(unsafe_code)]
 
 mod common;
 use common::{program, suaca, testdata};

@@ -1,5 +1,6 @@
 //! `suaca data list|import|fetch` (issue #3 item 2). `fetch` is tested against a local HTTP
 //! server on 127.0.0.1 that serves a fixture (and, from CI, the full reconstruction).
+#![forbid(unsafe_code)]
 
 mod common;
 use common::{program, suaca, testdata};

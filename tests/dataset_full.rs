@@ -1,5 +1,6 @@
 //! The index on the full reconstruction (`../shared`): counts and a rough timing printout.
 //! Run with `cargo test --release --test dataset_full -- --include-ignored --nocapture`.
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -1,5 +1,6 @@
 //! Index cache tests: cold build, warm hit, stale and corrupt rebuilds, concurrent builders,
 //! absent arch. Uses only `testdata/xml/`.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,5 @@
 //! Source priority (`resolve`, `load_first`) and `import`.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 

@@ -2,6 +2,7 @@
 //! instruction occurrences whose uops.info variant has data for the block's arch must match.
 //!
 //! Needs the shared data next to the worktree (`../shared/data`); skips with a note otherwise.
+#![forbid(unsafe_code)]
 
 #[path = "../examples/match_coverage/coverage.rs"]
 #[allow(dead_code)]

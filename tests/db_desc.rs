@@ -1,6 +1,7 @@
 //! `InstrDb::describe` tests: measurement fields, port groups and per-operand latencies
 //! resolved to the instruction's registers, flags and memory, against the hand-written forms
 //! in `testdata/xml/match_forms.xml` (SKL, invented numbers).
+#![forbid(unsafe_code)]
 
 use std::path::Path;
 

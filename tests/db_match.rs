@@ -4,6 +4,7 @@
 //! Each case: encoded bytes, the assembly for the reader, the expected uops.info string and
 //! measurement variant. Bytes were assembled with `llvm-mc -show-encoding` (or written by
 //! hand for alternative encodings it does not emit).
+#![forbid(unsafe_code)]
 
 use std::path::Path;
 

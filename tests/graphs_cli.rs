@@ -1,5 +1,6 @@
 //! `-cfg` / `-dg` (issue #2 item 6): DOT files in the working directory or where
 //! `--cfg-out`/`--dg-out` say; the same source gives the same graphs in every format.
+#![forbid(unsafe_code)]
 
 mod common;
 use common::{suaca, testdata};

@@ -1,6 +1,7 @@
 //! The `input` module against the fixtures in `testdata/` (built by `testdata/build.sh`):
 //! the same source gives the same regions in every format, regions are numbered in file order,
 //! and every malformed input gives its own error naming the file.
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 

@@ -6,6 +6,7 @@
 //! `properties`, `required`, `additionalProperties: false`, `items`, `enum`, `const`, `anyOf`,
 //! `minimum`, `$ref` into `$defs`) and rejects any other keyword, so the schema cannot rely
 //! on something this check ignores.
+#![forbid(unsafe_code)]
 
 mod common;
 

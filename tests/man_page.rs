@@ -1,6 +1,7 @@
 //! The man pages in `man/` are current (regenerated from the clap definition and compared
 //! with the committed files), shell completions are generated, and every example of
 //! `--help` parses (issue #8 item 4).
+#![forbid(unsafe_code)]
 
 mod common;
 

@@ -3,6 +3,7 @@
 //! tables are there, colour escapes appear only on the bottleneck headline, the binding rows
 //! and the unsupported `X` rows, and never with `NO_COLOR`. Skipped with a note when tmux is
 //! not installed. Piped output never has colour.
+#![forbid(unsafe_code)]
 
 mod common;
 

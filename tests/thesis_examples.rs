@@ -1,6 +1,7 @@
 //! The SUACA thesis' examples (issue #4), on `testdata/xml/thesis.xml`: the thesis'
 //! instructions with measurements that follow its numbers (2018 data). Where the thesis'
 //! decimals depend on tie-breaking we say so.
+#![forbid(unsafe_code)]
 
 mod common;
 use common::{program, row, thesis};

@@ -1,6 +1,7 @@
 //! `--timeline[=N]` and `--trace FILE.html` (issue #8 item 3): the text view, its agreement
 //! with the JSON data, and the HTML page rendered by headless Chromium (skipped with a note
 //! when `chromium` is not installed; Debian: `apt-get install chromium`).
+#![forbid(unsafe_code)]
 
 mod common;
 

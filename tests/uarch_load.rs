@@ -1,4 +1,5 @@
 //! Loading, inheritance, port-group conversion and sanity invariants of `data/arch/*.toml`.
+#![forbid(unsafe_code)]
 
 use suaca::uarch::{self, MicroArch, PortMask, Role, UarchError, Unlamination, Vendor};
 use suaca::uopsxml::PortGroup;

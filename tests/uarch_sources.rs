@@ -1,5 +1,6 @@
 //! Every value in `data/arch/*.toml` carries a source note in the same file's `sources` table,
 //! and every source note names a value of that file.
+#![forbid(unsafe_code)]
 
 use suaca::uarch;
 use toml::Value;

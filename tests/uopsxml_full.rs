@@ -1,5 +1,6 @@
 //! Checks against the full reconstruction in `../shared/data/uops/` (skipped when absent).
 //! Run with `cargo test --release --test uopsxml_full -- --include-ignored`.
+#![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -1,4 +1,5 @@
 //! Port notation: display ∘ parse is the identity on every well-formed string.
+#![forbid(unsafe_code)]
 
 use proptest::prelude::*;
 use suaca::uopsxml::{PortGroup, PortUsage};

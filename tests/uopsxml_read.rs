@@ -1,4 +1,5 @@
 //! Reader tests on the hand-written fixtures in `testdata/xml/` (no `../shared` needed).
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
 

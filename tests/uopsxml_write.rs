@@ -1,4 +1,5 @@
 //! Writer tests: exact output shape and read → write → read round trips.
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
 

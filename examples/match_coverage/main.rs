@@ -6,6 +6,7 @@
 //! ```
 //! Defaults: `../shared/data/uops/instructions.xml.zst` and
 //! `../shared/data/bhive/bhive_dev.csv`. `--matches` also lists every matched form.
+#![forbid(unsafe_code)]
 
 mod coverage;
 

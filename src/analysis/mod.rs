@@ -4,6 +4,7 @@
 //! extra runs), the main path and the branch paths (§2.7), the detail view (§2.6).
 //! Must not touch: decoding, file formats, printing.
 
+pub mod budget;
 mod graphs;
 mod paths;
 pub mod program;
@@ -72,6 +73,9 @@ pub struct AnalysisOptions {
     pub max_cycles: u64,
     /// `--timeline N`: record the first N iterations of the table's run.
     pub timeline: Option<u32>,
+    /// Work units all runs of one path may cost ([`budget`]); above it the analysis
+    /// fails with [`AnalysisError::OverBudget`] before simulating.
+    pub work_budget: u64,
 }
 
 impl AnalysisOptions {
@@ -85,6 +89,7 @@ impl AnalysisOptions {
             branches: false,
             max_cycles: SimOptions::new(1).max_cycles,
             timeline: None,
+            work_budget: budget::WORK_BUDGET,
         }
     }
 
@@ -141,6 +146,21 @@ pub enum AnalysisError {
     /// The simulation failed.
     #[error(transparent)]
     Sim(#[from] SimError),
+    /// The simulation would take too long.
+    #[error(
+        "simulating {} iterations of {} instructions ({} run{}) would take an estimated {} s, \
+         more than the limit of {} s; {}",
+        .0.iterations, .0.instructions, .0.runs, if .0.runs == 1 { "" } else { "s" },
+        budget::seconds(.0.predicted), budget::seconds(.0.budget),
+        if .0.max_iterations == 0 {
+            "the region is too large to simulate".to_string()
+        } else if .0.runs > 1 {
+            format!("use --loop {} or fewer, or -p for a single run", .0.max_iterations)
+        } else {
+            format!("use --loop {} or fewer", .0.max_iterations)
+        }
+    )]
+    OverBudget(budget::OverBudget),
 }
 
 /// Statistics of one simulated path.
@@ -172,12 +192,25 @@ fn run_path(
     opts: &AnalysisOptions,
     lines_shown: &[usize],
 ) -> Result<PathResult, AnalysisError> {
+    let table_run = opts.table_run();
+    let all_runs = opts.runs();
+    let max_cycles = match budget::check(
+        &program,
+        &machine.sim,
+        table_run,
+        opts.iterations,
+        all_runs.len(),
+        opts.work_budget,
+        opts.max_cycles,
+    )? {
+        budget::Verdict::Run { max_cycles } => max_cycles,
+        budget::Verdict::Over(over) => return Err(AnalysisError::OverBudget(over)),
+    };
     let sim_opts = |what_if| SimOptions {
         iterations: opts.iterations,
         what_if,
-        max_cycles: opts.max_cycles,
+        max_cycles,
     };
-    let table_run = opts.table_run();
     let mut stats = LineStats::new(&program, machine.sim.port_count);
     let mut timeline = opts.timeline.map(|n| TimelineView::new(&program, n));
     let table_out = match &mut timeline {
@@ -191,7 +224,7 @@ fn run_path(
         timeline.map(|view| view.finish(|line| (instrs[line as usize].text.clone(), None)));
     let run = summary(table_run, &table_out);
     let mut runs = Vec::new();
-    for w in opts.runs() {
+    for w in all_runs {
         if w == table_run {
             runs.push(run.clone());
         } else {
@@ -199,7 +232,11 @@ fn run_path(
             runs.push(summary(w, &out));
         }
     }
-    let rows_stats = stats.rows(&program, opts.iterations);
+    // By line, first row wins: a search per shown line would be quadratic in the region size.
+    let mut rows_stats: std::collections::HashMap<u32, _> = Default::default();
+    for row in stats.rows(&program, opts.iterations) {
+        rows_stats.entry(row.line).or_insert(row);
+    }
     let rows = lines_shown
         .iter()
         .map(|&line| {
@@ -213,7 +250,7 @@ fn run_path(
                 supported: desc.is_some(),
                 iform: desc.map(|d| d.iform.clone()),
                 uops_info: desc.map(|d| d.string.clone()),
-                stats: rows_stats.iter().find(|r| r.line == line as u32).cloned(),
+                stats: rows_stats.get(&(line as u32)).cloned(),
             }
         })
         .collect();

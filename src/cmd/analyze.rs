@@ -122,8 +122,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         let mut r = analyze_region(region, instrs, &descs, &machine, &opts).map_err(|e| {
             let message = format!("{name}: region {}: {e}", region.index);
             match e {
-                // A line that does not exist is a usage error, not a failed analysis.
-                AnalysisError::DetailOutOfRange { .. } => Failure::input(message),
+                // A line that does not exist, or a --loop too large for the region, is a
+                // usage error, not a failed analysis.
+                AnalysisError::DetailOutOfRange { .. } | AnalysisError::OverBudget(_) => {
+                    Failure::input(message)
+                }
                 _ => Failure::analysis(message),
             }
         })?;

@@ -120,18 +120,65 @@ pub(crate) fn arch_file(dir: &Path, arch: &str) -> PathBuf {
 /// A 64-bit checksum over 8-byte words: each step is a bijection of the state, so any single
 /// changed word changes the result. Not cryptographic, only for damage detection and naming.
 pub(crate) fn checksum(data: &[u8]) -> u64 {
-    const P: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ data.len() as u64;
-    let mut chunks = data.chunks_exact(8);
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(P).rotate_left(29);
+    let mut sum = Checksum::new(data.len() as u64);
+    sum.update(data);
+    sum.finish()
+}
+
+/// [`checksum`] computed piecewise: the total length must be known up front.
+pub(crate) struct Checksum {
+    h: u64,
+    pending: [u8; 8],
+    filled: usize,
+}
+
+const CHECKSUM_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+impl Checksum {
+    pub fn new(total_len: u64) -> Checksum {
+        Checksum {
+            h: 0xcbf2_9ce4_8422_2325 ^ total_len,
+            pending: [0; 8],
+            filled: 0,
+        }
     }
-    for &b in chunks.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(P);
+
+    fn word(&mut self, w: [u8; 8]) {
+        self.h = (self.h ^ u64::from_le_bytes(w))
+            .wrapping_mul(CHECKSUM_PRIME)
+            .rotate_left(29);
     }
-    h ^ (h >> 31)
+
+    pub fn update(&mut self, mut data: &[u8]) {
+        if self.filled > 0 {
+            let take = (8 - self.filled).min(data.len());
+            self.pending[self.filled..self.filled + take].copy_from_slice(&data[..take]);
+            self.filled += take;
+            data = &data[take..];
+            if self.filled < 8 {
+                return;
+            }
+            self.word(self.pending);
+            self.filled = 0;
+        }
+        let mut chunks = data.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.word(w);
+        }
+        let rest = chunks.remainder();
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
+    }
+
+    pub fn finish(self) -> u64 {
+        let mut h = self.h;
+        for &b in &self.pending[..self.filled] {
+            h = (h ^ u64::from(b)).wrapping_mul(CHECKSUM_PRIME);
+        }
+        h ^ (h >> 31)
+    }
 }
 
 fn suaca_version() -> String {
@@ -174,30 +221,6 @@ impl Payload {
             return Err("trailing bytes after the records".into());
         }
         Ok(spans)
-    }
-}
-
-/// Per-arch encoder used while building.
-#[derive(Default)]
-struct Enc {
-    offsets: Vec<u32>,
-    recs: Vec<u8>,
-}
-
-impl Enc {
-    fn finish(self) -> Payload {
-        let count = self.offsets.len() as u32;
-        let mut bytes = Vec::with_capacity((self.offsets.len() + 1) * 4 + self.recs.len());
-        for o in &self.offsets {
-            bytes.extend_from_slice(&o.to_le_bytes());
-        }
-        bytes.extend_from_slice(&(self.recs.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&self.recs);
-        Payload {
-            bytes,
-            start: 0,
-            count,
-        }
     }
 }
 
@@ -269,71 +292,181 @@ pub(crate) fn probe_manifest(dir: &Path, key: &SourceKey) -> Probe<BTreeMap<Stri
     }
 }
 
-/// Everything one pass over the XML produced.
-pub(crate) struct Built {
-    /// arch → encoded records.
-    pub archs: BTreeMap<String, Payload>,
+/// Where [`build`] puts the encoded records.
+pub(crate) enum Target<'a> {
+    /// Every arch, written as index files into `dir` (the build lock must be held). The
+    /// records are spilled to anonymous temporary files while the XML is read, so memory
+    /// stays flat however large the XML is (a 1 GB file must not need gigabytes).
+    Cache {
+        /// The index directory of the source.
+        dir: &'a Path,
+        /// The source identity written into each header.
+        key: &'a SourceKey,
+    },
+    /// Only `arch`, kept in memory: for a cache that cannot be written.
+    Memory {
+        /// The arch to keep.
+        arch: &'a str,
+    },
 }
 
-impl Built {
-    pub fn manifest(&self) -> BTreeMap<String, u32> {
-        self.archs
-            .iter()
-            .map(|(a, p)| (a.clone(), p.count))
-            .collect()
+/// What one pass over the XML produced.
+pub(crate) struct Built {
+    /// arch → instructions with a measurement on it (every arch of the source).
+    pub manifest: BTreeMap<String, u32>,
+    /// The records of the [`Target::Memory`] arch, if the source has it.
+    pub payload: Option<Payload>,
+}
+
+/// Why [`build`] failed: the source (fatal), or the cache (fall back to memory).
+pub(crate) enum BuildError {
+    Source(DatasetError),
+    Cache(io::Error),
+}
+
+impl From<DatasetError> for BuildError {
+    fn from(e: DatasetError) -> Self {
+        BuildError::Source(e)
     }
 }
 
-/// Parses the source once and encodes every arch's records.
-pub(crate) fn build(source: &DataSource) -> Result<Built, DatasetError> {
+impl From<io::Error> for BuildError {
+    fn from(e: io::Error) -> Self {
+        BuildError::Cache(e)
+    }
+}
+
+/// One arch's records while building: offsets in memory (4 bytes per record), the records
+/// themselves in memory or in a spill file.
+struct ArchSink {
+    offsets: Vec<u32>,
+    len: u64,
+    spill: Option<io::BufWriter<fs::File>>,
+    memory: Vec<u8>,
+}
+
+impl ArchSink {
+    fn push(&mut self, encoded: &[u8]) -> Result<(), BuildError> {
+        // Offsets are u32 on disk: an arch with more than 4 GiB of records cannot be indexed.
+        let offset = u32::try_from(self.len).map_err(|_| {
+            BuildError::Source(DatasetError::Encode {
+                detail: "one arch has more than 4 GiB of records".into(),
+            })
+        })?;
+        self.offsets.push(offset);
+        self.len += encoded.len() as u64;
+        if self.len > u64::from(u32::MAX) {
+            return Err(BuildError::Source(DatasetError::Encode {
+                detail: "one arch has more than 4 GiB of records".into(),
+            }));
+        }
+        match &mut self.spill {
+            Some(w) => w.write_all(encoded)?,
+            None => self.memory.extend_from_slice(encoded),
+        }
+        Ok(())
+    }
+
+    /// The offset table: `count + 1` little-endian u32.
+    fn table(&self) -> Vec<u8> {
+        let mut t = Vec::with_capacity((self.offsets.len() + 1) * 4);
+        for o in &self.offsets {
+            t.extend_from_slice(&o.to_le_bytes());
+        }
+        // `push` keeps `len` within u32.
+        t.extend_from_slice(&(self.len as u32).to_le_bytes());
+        t
+    }
+
+    fn into_payload(self) -> Payload {
+        let mut bytes = self.table();
+        bytes.extend_from_slice(&self.memory);
+        Payload {
+            bytes,
+            start: 0,
+            count: self.offsets.len() as u32,
+        }
+    }
+}
+
+/// Parses the source once: counts every arch's instructions and encodes the records the
+/// target wants. [`Target::Cache`] writes every arch's index file and the manifest.
+pub(crate) fn build(source: &DataSource, target: &Target<'_>) -> Result<Built, BuildError> {
     let (reader, name) = super::open_source(source)?;
-    let mut archs: BTreeMap<String, Enc> = BTreeMap::new();
+    let mut manifest: BTreeMap<String, u32> = BTreeMap::new();
+    let mut sinks: BTreeMap<String, ArchSink> = BTreeMap::new();
+    let mut scratch = Vec::new();
     for rec in InstrReader::new(reader, &name, ArchFilter::All) {
-        let mut rec = rec?;
+        let mut rec = rec.map_err(DatasetError::from)?;
         let all = std::mem::take(&mut rec.archs);
         // Re-use one record, swapping in one arch at a time: no clone of the operands.
         for a in all {
             if a.measurement.is_none() {
                 continue;
             }
-            let enc = archs.entry(a.name.clone()).or_default();
+            *manifest.entry(a.name.clone()).or_default() += 1;
+            let sink = match target {
+                Target::Memory { arch } if a.name != *arch => continue,
+                Target::Memory { .. } => sinks.entry(a.name.clone()).or_insert(ArchSink {
+                    offsets: Vec::new(),
+                    len: 0,
+                    spill: None,
+                    memory: Vec::new(),
+                }),
+                Target::Cache { dir, .. } => match sinks.get_mut(&a.name) {
+                    Some(s) => s,
+                    None => {
+                        fs::create_dir_all(dir)?;
+                        let spill = io::BufWriter::new(tempfile::tempfile_in(dir)?);
+                        sinks.entry(a.name.clone()).or_insert(ArchSink {
+                            offsets: Vec::new(),
+                            len: 0,
+                            spill: Some(spill),
+                            memory: Vec::new(),
+                        })
+                    }
+                },
+            };
             rec.archs = vec![a];
-            enc.offsets.push(enc.recs.len() as u32);
-            enc.recs = postcard::to_extend(&rec, std::mem::take(&mut enc.recs)).map_err(|e| {
-                DatasetError::Encode {
-                    detail: e.to_string(),
-                }
+            scratch.clear();
+            scratch = postcard::to_extend(&rec, scratch).map_err(|e| DatasetError::Encode {
+                detail: e.to_string(),
             })?;
+            sink.push(&scratch)?;
         }
     }
-    Ok(Built {
-        archs: archs.into_iter().map(|(a, e)| (a, e.finish())).collect(),
-    })
+    match target {
+        Target::Memory { arch } => Ok(Built {
+            payload: sinks.remove(*arch).map(ArchSink::into_payload),
+            manifest,
+        }),
+        Target::Cache { dir, key } => {
+            for (arch, sink) in sinks {
+                write_spilled(&arch_file(dir, &arch), key, &arch, sink)?;
+            }
+            write_manifest(dir, key, &manifest)?;
+            Ok(Built {
+                manifest,
+                payload: None,
+            })
+        }
+    }
 }
 
-/// Writes all index files of `built` into `dir` (each atomically), then the manifest; removes
-/// arch files the source no longer has.
-pub(crate) fn write_all(dir: &Path, key: &SourceKey, built: &Built) -> io::Result<()> {
-    fs::create_dir_all(dir)?;
-    for (arch, p) in &built.archs {
-        write_file(
-            &arch_file(dir, arch),
-            key,
-            arch,
-            p.count,
-            &p.bytes[p.start..],
-        )?;
-    }
-    let manifest = built.manifest();
-    let payload = postcard::to_allocvec(&manifest).map_err(io::Error::other)?;
+/// Writes the manifest, then removes arch files the source no longer has.
+fn write_manifest(dir: &Path, key: &SourceKey, manifest: &BTreeMap<String, u32>) -> io::Result<()> {
+    let payload = postcard::to_allocvec(manifest).map_err(io::Error::other)?;
+    let mut sum = Checksum::new(payload.len() as u64);
+    sum.update(&payload);
     write_file(
         &dir.join(MANIFEST),
         key,
         "",
         manifest.len() as u32,
-        &payload,
+        (payload.len() as u64, sum.finish()),
+        |w| w.write_all(&payload),
     )?;
-    let keep: Vec<PathBuf> = built.archs.keys().map(|a| arch_file(dir, a)).collect();
+    let keep: Vec<PathBuf> = manifest.keys().map(|a| arch_file(dir, a)).collect();
     for entry in fs::read_dir(dir)?.flatten() {
         let p = entry.path();
         let is_index = p.extension().is_some_and(|e| e == "bin");
@@ -344,12 +477,50 @@ pub(crate) fn write_all(dir: &Path, key: &SourceKey, built: &Built) -> io::Resul
     Ok(())
 }
 
+/// Writes one arch's index file from its spill file: one pass for the checksum, one to copy
+/// (both sequential reads of a file the OS has just cached).
+fn write_spilled(path: &Path, key: &SourceKey, arch: &str, sink: ArchSink) -> io::Result<()> {
+    use std::io::{Read, Seek};
+    let table = sink.table();
+    let count = sink.offsets.len() as u32;
+    let payload_len = table.len() as u64 + sink.len;
+    let mut spill = match sink.spill {
+        Some(w) => w.into_inner().map_err(|e| e.into_error())?,
+        None => return Err(io::Error::other("records were not spilled")),
+    };
+    let mut sum = Checksum::new(payload_len);
+    sum.update(&table);
+    spill.seek(io::SeekFrom::Start(0))?;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = spill.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        sum.update(&buf[..n]);
+    }
+    spill.seek(io::SeekFrom::Start(0))?;
+    write_file(path, key, arch, count, (payload_len, sum.finish()), |w| {
+        w.write_all(&table)?;
+        let copied = io::copy(&mut (&mut spill).take(sink.len), w)?;
+        if copied != sink.len {
+            return Err(io::Error::other("spill file cut short"));
+        }
+        Ok(())
+    })
+}
+
+/// Writes `MAGIC | header | payload` to a unique temporary file next to `path` and renames it
+/// into place, so readers see the old file or the whole new one. `payload` writes
+/// `len_and_sum.0` bytes whose checksum is `len_and_sum.1`. No fsync: a file torn by a
+/// power loss fails its checksum and is rebuilt.
 fn write_file(
     path: &Path,
     key: &SourceKey,
     arch: &str,
     count: u32,
-    payload: &[u8],
+    len_and_sum: (u64, u64),
+    payload: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     let header = Header {
         format: INDEX_FORMAT,
@@ -357,8 +528,8 @@ fn write_file(
         source: key.clone(),
         arch: arch.to_string(),
         count,
-        payload_len: payload.len() as u64,
-        checksum: checksum(payload),
+        payload_len: len_and_sum.0,
+        checksum: len_and_sum.1,
     };
     let hbytes = postcard::to_allocvec(&header).map_err(io::Error::other)?;
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -368,7 +539,7 @@ fn write_file(
         w.write_all(MAGIC)?;
         w.write_all(&(hbytes.len() as u32).to_le_bytes())?;
         w.write_all(&hbytes)?;
-        w.write_all(payload)?;
+        payload(&mut w)?;
         w.flush()?;
     }
     tmp.persist(path).map_err(|e| e.error)?;
@@ -389,4 +560,33 @@ pub(crate) fn lock(dir: &Path) -> io::Result<BuildLock> {
         .open(dir.join(".lock"))?;
     fs4::FileExt::lock(&file)?;
     Ok(BuildLock { _file: file })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piecewise_checksum_equals_the_whole() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        let whole = checksum(&data);
+        for split in [
+            &[0usize][..],
+            &[1],
+            &[3, 5],
+            &[7, 8, 9],
+            &[8, 16, 17],
+            &[500, 999],
+        ] {
+            let mut sum = Checksum::new(data.len() as u64);
+            let mut at = 0;
+            for &s in split {
+                sum.update(&data[at..s]);
+                at = s;
+            }
+            sum.update(&data[at..]);
+            assert_eq!(sum.finish(), whole, "split at {split:?}");
+        }
+        assert_ne!(checksum(&data[..999]), whole);
+    }
 }

@@ -441,6 +441,8 @@ pub fn import(xml_path: &Path, data_dir: &Path) -> Result<ImportReport, DatasetE
             .map_err(io_err(&dest, "compress into"))?;
     }
     tmp.as_file_mut().flush().map_err(io_err(&dest, "write"))?;
+    // Imported data outlives the run: durable before it replaces an older import.
+    tmp.as_file().sync_all().map_err(io_err(&dest, "write"))?;
     tmp.persist(&dest)
         .map_err(|e| io_err(&dest, "move into place")(e.error))?;
 
@@ -451,6 +453,9 @@ pub fn import(xml_path: &Path, data_dir: &Path) -> Result<ImportReport, DatasetE
         detail: e.to_string(),
     })?;
     tmp.write_all(text.as_bytes())
+        .map_err(io_err(&archs_path, "write"))?;
+    tmp.as_file()
+        .sync_all()
         .map_err(io_err(&archs_path, "write"))?;
     tmp.persist(&archs_path)
         .map_err(|e| io_err(&archs_path, "move into place")(e.error))?;
@@ -550,18 +555,50 @@ pub fn load_arch(
             return Ok(finish(d, CacheStatus::Hit, warnings));
         }
     }
-    let mut built = index::build(source)?;
     if lock.is_some() {
-        if let Err(e) = index::write_all(&dir, &key, &built) {
-            warnings.push(DatasetWarning::CacheNotWritten {
+        let target = index::Target::Cache {
+            dir: &dir,
+            key: &key,
+        };
+        match index::build(source, &target) {
+            Ok(built) => {
+                if !built.manifest.contains_key(arch) {
+                    return Err(absent(built.manifest.into_keys().collect()));
+                }
+                // Read back what was just written: only this arch is ever in memory.
+                match index::probe_arch(&dir, &key, arch) {
+                    Probe::Fresh(p) => {
+                        drop(lock);
+                        let d = ArchData::from_payload(arch, source.clone(), p)
+                            .map_err(|detail| DatasetError::Encode { detail })?;
+                        return Ok(finish(d, CacheStatus::Built(reason), warnings));
+                    }
+                    _ => warnings.push(DatasetWarning::CacheNotWritten {
+                        dir: dir.clone(),
+                        reason: "the index just written does not read back".into(),
+                    }),
+                }
+            }
+            Err(index::BuildError::Source(e)) => return Err(e),
+            Err(index::BuildError::Cache(e)) => warnings.push(DatasetWarning::CacheNotWritten {
                 dir: dir.clone(),
                 reason: e.to_string(),
-            });
+            }),
         }
     }
     drop(lock);
-    let Some(payload) = built.archs.remove(arch) else {
-        return Err(absent(built.archs.into_keys().collect()));
+    // No usable cache: this arch only, in memory.
+    let built = match index::build(source, &index::Target::Memory { arch }) {
+        Ok(b) => b,
+        Err(index::BuildError::Source(e)) => return Err(e),
+        Err(index::BuildError::Cache(e)) => {
+            return Err(DatasetError::Encode {
+                detail: e.to_string(),
+            })
+        }
+    };
+    let Some(payload) = built.payload else {
+        return Err(absent(built.manifest.into_keys().collect()));
     };
     let d = ArchData::from_payload(arch, source.clone(), payload)
         .map_err(|detail| DatasetError::Encode { detail })?;
@@ -584,11 +621,26 @@ pub fn available_archs(
     if let index::Probe::Fresh(m) = index::probe_manifest(&dir, &key) {
         return Ok(m);
     }
-    let _lock = index::lock(&dir).ok();
-    let built = index::build(source)?;
-    // A cache we cannot write is not an error here either.
-    let _ = index::write_all(&dir, &key, &built);
-    Ok(built.manifest())
+    let lock = index::lock(&dir).ok();
+    if lock.is_some() {
+        let target = index::Target::Cache {
+            dir: &dir,
+            key: &key,
+        };
+        match index::build(source, &target) {
+            Ok(built) => return Ok(built.manifest),
+            Err(index::BuildError::Source(e)) => return Err(e),
+            // A cache we cannot write is not an error here either.
+            Err(index::BuildError::Cache(_)) => {}
+        }
+    }
+    match index::build(source, &index::Target::Memory { arch: "" }) {
+        Ok(built) => Ok(built.manifest),
+        Err(index::BuildError::Source(e)) => Err(e),
+        Err(index::BuildError::Cache(e)) => Err(DatasetError::Encode {
+            detail: e.to_string(),
+        }),
+    }
 }
 
 /// Tries the sources in order; the first that has `arch` wins. Other errors (unreadable or

@@ -5,6 +5,15 @@
 //! Facts from: seed digest §1.16 (element and attribute names), `data/uops/README.md` ("Shape",
 //! counts), SUACA thesis §1.5 (2018 form: `total_uops`, `portNN`, `startOp`/`targetOp`,
 //! `type="flag"`, `div-cycles`).
+//!
+//! This file is the reader core: opening, events, positions, the element stack, the
+//! `<instruction>` loop. The elements inside an instruction are read in
+//! [`operand`] (`<operand>`), [`measurement`] (`<architecture>`, `<measurement>`) and
+//! [`latency`] (`<latency>` and its attribute names).
+
+mod latency;
+mod measurement;
+mod operand;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -15,11 +24,9 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use super::error::{AttrContext, Pos, XmlError};
-use super::ports::port_attr_ports;
-use super::schema::{
-    ArchRecord, FlagAccess, InstrRecord, LatValue, Latency, MeasureValues, Measurement,
-    OperandKind, OperandRecord, PortUsage,
-};
+use super::schema::InstrRecord;
+
+pub(crate) use latency::{lat_key, LAT_ROLES};
 
 /// zstd frame magic (RFC 8878), little-endian `0xFD2FB528`.
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
@@ -72,7 +79,7 @@ pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, XmlError> {
 }
 
 /// Like [`open`], for bytes in memory (embedded data).
-pub fn open_bytes(bytes: &'static [u8]) -> Result<Box<dyn BufRead + Send>, XmlError> {
+pub fn open_bytes(bytes: &[u8]) -> Result<Box<dyn BufRead + Send + '_>, XmlError> {
     if bytes.starts_with(&ZSTD_MAGIC) {
         let dec =
             zstd::stream::read::Decoder::with_buffer(bytes).map_err(|source| XmlError::Io {
@@ -477,359 +484,6 @@ impl<R: BufRead> InstrReader<R> {
             expected: expected.into(),
         }
     }
-
-    fn read_operand(
-        &mut self,
-        instr: &str,
-        attrs: Vec<(String, String)>,
-        empty: bool,
-        pos: Pos,
-    ) -> Result<OperandRecord, XmlError> {
-        let mut op = OperandRecord::default();
-        let mut idx = None;
-        let bad = |k: &str, v: &str, exp: &str| {
-            self.bad(pos, self.ctx("operand", instr, None), k, v, exp)
-        };
-        for (k, v) in attrs {
-            match k.as_str() {
-                "idx" => {
-                    idx = Some(
-                        v.parse::<u32>()
-                            .map_err(|_| bad(&k, &v, "an operand index"))?,
-                    )
-                }
-                "name" => op.name = Some(v),
-                "type" => op.kind = Some(operand_kind(&v)),
-                "r" => op.read = parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?,
-                "w" => op.write = parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?,
-                "conditionalWrite" => {
-                    op.cond_write = parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?
-                }
-                "suppressed" => {
-                    op.suppressed = parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?
-                }
-                "width" => op.width = Some(v.parse().map_err(|_| bad(&k, &v, "a width in bits"))?),
-                "xtype" => op.xtype = Some(v),
-                _ => match k
-                    .strip_prefix("flag_")
-                    .and_then(|f| Some((f, parse_flag_access(&v)?)))
-                {
-                    Some((flag, acc)) => {
-                        op.flags.insert(flag.to_string(), acc);
-                    }
-                    // Unknown attribute, or a flag access we cannot represent: verbatim.
-                    None => {
-                        op.attrs.insert(k, v);
-                    }
-                },
-            }
-        }
-        op.idx = idx.ok_or_else(|| XmlError::MissingAttr {
-            name: self.name.clone(),
-            pos,
-            ctx: self.ctx("operand", instr, None),
-            attr: "idx".into(),
-        })?;
-        if !empty {
-            let mut text = String::new();
-            loop {
-                match self.next_inner()? {
-                    Ev::Close => break,
-                    Ev::Text(t) => text.push_str(&t),
-                    Ev::Open { empty, .. } => {
-                        if !empty {
-                            self.skip_subtree()?;
-                        }
-                    }
-                }
-            }
-            if !text.is_empty() {
-                if op.kind == Some(OperandKind::Reg) {
-                    op.registers = text.split(',').map(|r| r.trim().to_string()).collect();
-                } else {
-                    op.text = Some(text);
-                }
-            }
-        }
-        Ok(op)
-    }
-
-    fn read_arch(
-        &mut self,
-        instr: &str,
-        attrs: Vec<(String, String)>,
-        empty: bool,
-        pos: Pos,
-    ) -> Result<Option<ArchRecord>, XmlError> {
-        let mut arch = ArchRecord::default();
-        let mut has_name = false;
-        for (k, v) in attrs {
-            if k == "name" {
-                arch.name = v;
-                has_name = true;
-            } else {
-                arch.attrs.insert(k, v);
-            }
-        }
-        if !has_name {
-            return Err(XmlError::MissingAttr {
-                name: self.name.clone(),
-                pos,
-                ctx: self.ctx("architecture", instr, None),
-                attr: "name".into(),
-            });
-        }
-        if !self.filter.wants(&arch.name) {
-            if !empty {
-                self.skip_subtree()?;
-            }
-            return Ok(None);
-        }
-        if !empty {
-            loop {
-                match self.next_inner()? {
-                    Ev::Close => break,
-                    Ev::Text(_) => {}
-                    Ev::Open {
-                        name,
-                        attrs,
-                        empty,
-                        pos,
-                    } => {
-                        if name == "measurement" && arch.measurement.is_none() {
-                            let m = self.read_measurement(instr, &arch.name, attrs, empty, pos)?;
-                            arch.measurement = Some(m);
-                        } else if !empty {
-                            self.skip_subtree()?;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(Some(arch))
-    }
-
-    fn read_measurement(
-        &mut self,
-        instr: &str,
-        arch: &str,
-        attrs: Vec<(String, String)>,
-        empty: bool,
-        pos: Pos,
-    ) -> Result<Measurement, XmlError> {
-        let mut m = Measurement::default();
-        let mut vals: [(MeasureValues, bool); 3] = Default::default();
-        let mut old_ports: [Vec<(String, String)>; 3] = Default::default();
-        let bad = |k: &str, v: &str, exp: &str| {
-            self.bad(pos, self.ctx("measurement", instr, Some(arch)), k, v, exp)
-        };
-        for (k, v) in attrs {
-            let (base, variant) = if let Some(b) = k.strip_suffix("_same_reg") {
-                (b, 1)
-            } else if let Some(b) = k.strip_suffix("_indexed") {
-                (b, 2)
-            } else {
-                (k.as_str(), 0)
-            };
-            let (mv, touched) = &mut vals[variant];
-            match base {
-                "uops" | "total_uops" => {
-                    mv.uops = Some(v.parse().map_err(|_| bad(&k, &v, "an unsigned integer"))?)
-                }
-                "uops_retire_slots" => {
-                    mv.uops_retire_slots = Some(v.parse().map_err(|_| bad(&k, &v, "an integer"))?)
-                }
-                "uops_MITE" => {
-                    mv.uops_mite = Some(v.parse().map_err(|_| bad(&k, &v, "an integer"))?)
-                }
-                "uops_MS" => mv.uops_ms = Some(v.parse().map_err(|_| bad(&k, &v, "an integer"))?),
-                "complex_decoder" => {
-                    mv.complex_decoder =
-                        Some(parse_flag01(&v).ok_or_else(|| bad(&k, &v, "0 or 1"))?)
-                }
-                "available_simple_decoders" => {
-                    mv.available_simple_decoders =
-                        Some(v.parse().map_err(|_| bad(&k, &v, "an unsigned integer"))?)
-                }
-                "TP_unrolled" => {
-                    mv.tp_unrolled = Some(parse_f64(&v).ok_or_else(|| bad(&k, &v, "a number"))?)
-                }
-                "TP_loop" => {
-                    mv.tp_loop = Some(parse_f64(&v).ok_or_else(|| bad(&k, &v, "a number"))?)
-                }
-                "TP_ports" => {
-                    mv.tp_ports = Some(parse_f64(&v).ok_or_else(|| bad(&k, &v, "a number"))?)
-                }
-                "ports" => {
-                    let p: PortUsage = v
-                        .parse()
-                        .map_err(|e: super::ports::PortParseError| bad(&k, &v, &e.reason))?;
-                    mv.ports = Some(p);
-                }
-                "div_cycles" | "div-cycles" => {
-                    mv.div_cycles = Some(v.parse().map_err(|_| bad(&k, &v, "an unsigned integer"))?)
-                }
-                "macro_fusible" => {
-                    mv.macro_fusible = Some(
-                        v.split(';')
-                            .filter(|s| !s.is_empty())
-                            .map(str::to_string)
-                            .collect(),
-                    )
-                }
-                b if port_attr_ports(b).is_some() => {
-                    old_ports[variant].push((k, v));
-                    continue;
-                }
-                _ => {
-                    m.extra.insert(k, v);
-                    continue;
-                }
-            }
-            *touched = true;
-        }
-        for (variant, olds) in old_ports.into_iter().enumerate() {
-            if olds.is_empty() {
-                continue;
-            }
-            let (mv, touched) = &mut vals[variant];
-            if mv.ports.is_some() {
-                // Both notations: keep the modern one, the rest verbatim.
-                m.extra.extend(olds);
-                continue;
-            }
-            let ports = PortUsage::from_2018_attrs(
-                olds.iter().map(|(k, v)| (strip_variant(k), v.as_str())),
-            )
-            .map_err(|e| bad(&e.input, "", &e.reason))?;
-            mv.ports = ports;
-            *touched = true;
-        }
-        let [(base, _), (same, same_t), (idx, idx_t)] = vals;
-        m.base = base;
-        m.same_reg = same_t.then_some(same);
-        m.indexed = idx_t.then_some(idx);
-        if !empty {
-            loop {
-                match self.next_inner()? {
-                    Ev::Close => break,
-                    Ev::Text(_) => {}
-                    Ev::Open {
-                        name,
-                        attrs,
-                        empty,
-                        pos,
-                    } => {
-                        if name == "latency" {
-                            let lat = self.read_latency(instr, arch, attrs, pos)?;
-                            m.latencies.push(lat);
-                        }
-                        if !empty {
-                            self.skip_subtree()?;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(m)
-    }
-
-    fn read_latency(
-        &self,
-        instr: &str,
-        arch: &str,
-        attrs: Vec<(String, String)>,
-        pos: Pos,
-    ) -> Result<Latency, XmlError> {
-        let ctx = || self.ctx("latency", instr, Some(arch));
-        let mut lat = Latency::default();
-        let (mut start, mut target) = (None, None);
-        // Per role: exact, min, max values and their upper-bound flags.
-        let mut parts: [LatParts; LAT_ROLES.len()] = Default::default();
-        let mut ub_attrs: Vec<(String, String)> = Vec::new();
-        for (k, v) in attrs {
-            match k.as_str() {
-                "start_op" | "startOp" => {
-                    start = Some(
-                        v.parse::<u32>()
-                            .map_err(|_| self.bad(pos, ctx(), &k, &v, "an operand index"))?,
-                    )
-                }
-                "target_op" | "targetOp" => {
-                    target = Some(
-                        v.parse::<u32>()
-                            .map_err(|_| self.bad(pos, ctx(), &k, &v, "an operand index"))?,
-                    )
-                }
-                _ if k.ends_with("_is_upper_bound") => ub_attrs.push((k, v)),
-                _ => match split_lat_key(&k) {
-                    Some((kind, role)) => {
-                        let x = parse_f64(&v)
-                            .ok_or_else(|| self.bad(pos, ctx(), &k, &v, "a number of cycles"))?;
-                        parts[role].vals[kind] = Some(x);
-                    }
-                    None => {
-                        lat.extra.insert(k, v);
-                    }
-                },
-            }
-        }
-        for (k, v) in ub_attrs {
-            let base = &k[..k.len() - "_is_upper_bound".len()];
-            match split_lat_key(base) {
-                Some((kind, role)) if parts[role].vals[kind].is_some() => {
-                    parts[role].ub[kind] =
-                        parse_flag01(&v).ok_or_else(|| self.bad(pos, ctx(), &k, &v, "0 or 1"))?;
-                }
-                _ => {
-                    lat.extra.insert(k, v);
-                }
-            }
-        }
-        lat.start_op = start.ok_or_else(|| XmlError::MissingAttr {
-            name: self.name.clone(),
-            pos,
-            ctx: ctx(),
-            attr: "start_op".into(),
-        })?;
-        lat.target_op = target.ok_or_else(|| XmlError::MissingAttr {
-            name: self.name.clone(),
-            pos,
-            ctx: ctx(),
-            attr: "target_op".into(),
-        })?;
-        for (role, p) in parts.iter().enumerate() {
-            let value = match p.vals {
-                [Some(e), min, max] => {
-                    // An exact value wins; a range next to it is kept verbatim.
-                    for (kind, v) in [(1, min), (2, max)] {
-                        if let Some(v) = v {
-                            lat.extra
-                                .insert(lat_key(kind, role), super::write::fmt_num(v));
-                        }
-                    }
-                    Some(LatValue {
-                        min: e,
-                        max: e,
-                        upper_bound: p.ub[0],
-                    })
-                }
-                [None, Some(lo), hi] => Some(LatValue {
-                    min: lo,
-                    max: hi.unwrap_or(lo),
-                    upper_bound: p.ub[1] || p.ub[2],
-                }),
-                [None, None, Some(hi)] => Some(LatValue {
-                    min: hi,
-                    max: hi,
-                    upper_bound: p.ub[2],
-                }),
-                [None, None, None] => None,
-            };
-            *lat_field(&mut lat, role) = value;
-        }
-        Ok(lat)
-    }
 }
 
 impl<R: BufRead> Iterator for InstrReader<R> {
@@ -896,73 +550,6 @@ fn convert_event(ev: Event<'_>, pos: Pos) -> Result<Option<Ev>, String> {
     })
 }
 
-#[derive(Default)]
-struct LatParts {
-    /// exact (`cycles`), `min_cycles`, `max_cycles`
-    vals: [Option<f64>; 3],
-    ub: [bool; 3],
-}
-
-/// Role suffixes of latency attributes, in the order the writer emits them.
-pub(crate) const LAT_ROLES: [&str; 7] = [
-    "",
-    "_same_reg",
-    "_addr",
-    "_addr_index",
-    "_mem",
-    "_addr_same_reg",
-    "_mem_same_reg",
-];
-
-const LAT_KINDS: [&str; 3] = ["cycles", "min_cycles", "max_cycles"];
-
-pub(crate) fn lat_key(kind: usize, role: usize) -> String {
-    format!("{}{}", LAT_KINDS[kind], LAT_ROLES[role])
-}
-
-/// `min_cycles_addr` → (1, 2).
-fn split_lat_key(k: &str) -> Option<(usize, usize)> {
-    let (kind, rest) = if let Some(r) = k.strip_prefix("min_cycles") {
-        (1, r)
-    } else if let Some(r) = k.strip_prefix("max_cycles") {
-        (2, r)
-    } else {
-        (0, k.strip_prefix("cycles")?)
-    };
-    let role = LAT_ROLES.iter().position(|r| *r == rest)?;
-    Some((kind, role))
-}
-
-pub(crate) fn lat_field(lat: &mut Latency, role: usize) -> &mut Option<LatValue> {
-    match role {
-        0 => &mut lat.cycles,
-        1 => &mut lat.cycles_same_reg,
-        2 => &mut lat.cycles_addr,
-        3 => &mut lat.cycles_addr_index,
-        4 => &mut lat.cycles_mem,
-        5 => &mut lat.cycles_addr_same_reg,
-        _ => &mut lat.cycles_mem_same_reg,
-    }
-}
-
-fn strip_variant(k: &str) -> &str {
-    k.strip_suffix("_same_reg")
-        .or_else(|| k.strip_suffix("_indexed"))
-        .unwrap_or(k)
-}
-
-fn operand_kind(v: &str) -> OperandKind {
-    match v {
-        "reg" => OperandKind::Reg,
-        "mem" => OperandKind::Mem,
-        "flags" | "flag" => OperandKind::Flags,
-        "imm" => OperandKind::Imm,
-        "agen" => OperandKind::Agen,
-        "relbr" => OperandKind::Relbr,
-        other => OperandKind::Other(other.to_string()),
-    }
-}
-
 fn parse_flag01(v: &str) -> Option<bool> {
     match v {
         "1" => Some(true),
@@ -974,19 +561,4 @@ fn parse_flag01(v: &str) -> Option<bool> {
 /// A finite number; NaN and infinities are malformed here.
 fn parse_f64(v: &str) -> Option<f64> {
     v.parse::<f64>().ok().filter(|x| x.is_finite())
-}
-
-/// `r`, `w`, `cw`, `r/w`, `r/cw`, `undef` (also `u`); `None` for anything else.
-pub(crate) fn parse_flag_access(v: &str) -> Option<FlagAccess> {
-    let mut acc = FlagAccess::default();
-    for part in v.split('/') {
-        match part {
-            "r" => acc.read = true,
-            "w" => acc.write = true,
-            "cw" => acc.cond_write = true,
-            "undef" | "u" => acc.undefined = true,
-            _ => return None,
-        }
-    }
-    Some(acc)
 }

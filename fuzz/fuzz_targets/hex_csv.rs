@@ -1,0 +1,5 @@
+//! Fuzz target: see [`suaca_fuzz::hex_csv`](../src/lib.rs).
+#![no_main]
+#![forbid(unsafe_code)]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| suaca_fuzz::hex_csv(data));
