@@ -1,4 +1,5 @@
 //! Development aid: catalogue statistics on this host (`cargo run --example measure_catalog -- [SKELETON]`).
+#![forbid(unsafe_code)]
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 fn main() {
     use suaca::measure::catalog::*;

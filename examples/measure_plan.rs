@@ -1,4 +1,5 @@
 //! Development aid: prints the planned kernels of one variant (`-- "MOV (R64, M64)"`).
+#![forbid(unsafe_code)]
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 fn main() {
     use suaca::measure::catalog::*;

@@ -1,4 +1,5 @@
 //! Development aid: ad-hoc load-throughput probes.
+#![forbid(unsafe_code)]
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 fn main() {
     use iced_x86::{Code, Instruction, MemoryOperand, Register};

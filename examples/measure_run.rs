@@ -1,5 +1,6 @@
 //! Drives `suaca::measure::run` until the CLI wires `suaca measure`:
 //! `cargo run --release --example measure_run -- OUT [FILTER] [--resume] [--skeleton P] [--machine TOML] [--processes N] [--limit N]`
+#![forbid(unsafe_code)]
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 fn main() {
     use suaca::measure::*;

@@ -3,6 +3,7 @@
 //!
 //! The benchmark part needs the shared data next to the worktree (`../shared/data`); it skips
 //! with a note otherwise. llvm-mca is left out here (its columns are tested by the example).
+#![forbid(unsafe_code)]
 
 #[path = "../examples/accuracy/bench.rs"]
 #[allow(dead_code)]

@@ -1,6 +1,7 @@
 //! `suaca batch` end to end (issue #6 items 2 and 5): input formats, order, per-block errors,
 //! malformed lines with their numbers, the steady-state prediction, determinism across thread
 //! counts. Uses only our own fixtures (`testdata/batch`, `testdata/xml/thesis.xml`).
+#![forbid(unsafe_code)]
 
 mod common;
 

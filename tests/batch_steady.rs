@@ -7,6 +7,7 @@
 //! the one-run method for every block.
 //!
 //! Needs `../shared/data`; skips with a note otherwise.
+#![forbid(unsafe_code)]
 
 use std::path::Path;
 

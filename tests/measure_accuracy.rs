@@ -3,6 +3,7 @@
 //! 0.25, imul 1, loads 0.33, vaddpd ymm 0.5 — all within ±0.02 cycles and reproducible between
 //! two runs. Runs only on x86-64 Linux on an AMD family 19h model 10h–1Fh/60h–7Fh/A0h–AFh CPU
 //! (Zen 4) with a stable TSC; skips with a note otherwise.
+#![forbid(unsafe_code)]
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod host {

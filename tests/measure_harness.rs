@@ -1,5 +1,6 @@
 //! Harness smoke tests: real generated code, only on x86-64 Linux (skipped with a note
 //! elsewhere, or when the TSC calibration is refused on a noisy host).
+#![forbid(unsafe_code)]
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod host {

@@ -15,6 +15,7 @@
 //!                     of the CSV's blocks, K times over, for scripts/batch_speed.sh
 //! ```
 //! See `scripts/README.md` ("Accuracy benchmark") for what the numbers mean.
+#![forbid(unsafe_code)]
 
 mod bench;
 mod mca;
