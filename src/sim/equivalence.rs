@@ -224,46 +224,7 @@ fn skl() -> SimMachine {
     }
 }
 
-/// The block of `benches/simulate.rs`, 200 iterations.
-fn bench_block() -> SimProgram {
-    let alu = PortMask(0b0110_0011);
-    let load = PortMask(0b0000_1100);
-    let vec = PortMask(0b0000_0011);
-    let instrs = (0..20u32)
-        .map(|i| {
-            let (uops, latency) = match i % 5 {
-                0 => (vec![load], 5),
-                1 => (vec![vec, load], 9),
-                2 => (vec![alu], 1),
-                3 => (vec![vec], 4),
-                _ => (vec![alu, PortMask(0b0001_0000)], 1),
-            };
-            let mut inputs = Vec::new();
-            if i > 0 && i % 5 != 0 {
-                inputs.push(SimInput {
-                    producer: i - 1,
-                    distance: 0,
-                    offset: 1,
-                });
-            }
-            if i % 7 == 0 {
-                inputs.push(SimInput {
-                    producer: i,
-                    distance: 1,
-                    offset: 1,
-                });
-            }
-            SimInstr {
-                line: i,
-                uops,
-                latency,
-                div_cycles: 0,
-                inputs,
-            }
-        })
-        .collect();
-    SimProgram { instrs }
-}
+use super::benchmark::block as bench_block;
 
 #[test]
 fn benchmark_block_matches_the_reference() {

@@ -14,6 +14,8 @@
 //! release children) ─► free ports
 //! ```
 
+#[doc(hidden)]
+pub mod benchmark;
 pub mod engine;
 mod event;
 mod options;
