@@ -10,7 +10,33 @@ use std::path::Path;
 /// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a
 /// mix, even if suaca is killed mid-write. The file gets mode 0644 (temporary files are
 /// created 0600).
+///
+/// A path that is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is written in
+/// place: replacing it would destroy the device. A symbolic link is followed, so the link
+/// stays and its target gets the new content.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            if meta.is_dir() {
+                return Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "is a directory",
+                ));
+            }
+            return std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)?
+                .write_all(bytes);
+        }
+    }
+    let resolved;
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            resolved = std::fs::canonicalize(path)?;
+            resolved.as_path()
+        }
+        _ => path,
+    };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -57,6 +83,44 @@ mod tests {
             let mode = std::fs::metadata(&p).expect("meta").permissions().mode();
             assert_eq!(mode & 0o777, 0o644);
         }
+    }
+
+    /// A test once "atomically" replaced /dev/null with a regular file: devices are written
+    /// in place.
+    #[test]
+    #[cfg(unix)]
+    fn devices_are_written_in_place() {
+        use std::os::unix::fs::FileTypeExt;
+        let null = Path::new("/dev/null");
+        if !std::fs::metadata(null).is_ok_and(|m| m.file_type().is_char_device()) {
+            eprintln!("skipped: /dev/null is not a character device here");
+            return;
+        }
+        write_atomic(null, b"discarded").expect("write");
+        let m = std::fs::metadata(null).expect("meta");
+        assert!(m.file_type().is_char_device());
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn symlinks_are_followed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let target = dir.path().join("real.dot");
+        let link = dir.path().join("link.dot");
+        std::fs::write(&target, b"old").expect("write");
+        std::os::unix::fs::symlink(&target, &link).expect("symlink");
+        write_atomic(&link, b"new").expect("write");
+        assert!(std::fs::symlink_metadata(&link)
+            .expect("meta")
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&target).expect("read"), b"new");
+    }
+
+    #[test]
+    fn directories_are_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert!(write_atomic(dir.path(), b"x").is_err());
     }
 
     #[test]

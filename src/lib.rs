@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod batch;
 pub mod bounds;
 pub mod cfg;
 pub mod cli;

@@ -56,6 +56,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Data { action }) => cmd::data::run(action),
+        Some(Command::Batch(args)) => cmd::batch::run(&args),
+        Some(Command::Measure(args)) => cmd::measure::run(&args),
         Some(Command::Completions { shell }) => cmd::completions::run(shell),
         None => cmd::analyze::run(&cli.analyze),
     };

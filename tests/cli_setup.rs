@@ -75,3 +75,33 @@ fn version() {
     let out = ok(&["--version"], home.path());
     assert_eq!(out.trim(), format!("suaca {}", env!("CARGO_PKG_VERSION")));
 }
+
+/// Out of the box: our own measured ZEN4 data is embedded, so `--arch ZEN4` needs no data
+/// file (issue #5 item 7).
+#[test]
+fn embedded_zen4_data_works_without_any_data_file() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = ok(&["--arch", "ZEN4", "-p", &program("stencil")], home.path());
+    assert!(out.contains("Analysis for architecture: ZEN4"), "{out}");
+    assert!(out.contains("Block throughput:"), "{out}");
+    let list = ok(&["data", "list"], home.path());
+    assert!(list.contains("ZEN4") && list.contains("embedded"), "{list}");
+}
+
+#[test]
+fn measure_has_a_cli() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let help = ok(&["measure", "--help"], home.path());
+    for flag in ["--filter", "--out", "--resume", "--skeleton", "--machine"] {
+        assert!(help.contains(flag), "{help}");
+    }
+    // A bad filter is a clear usage error before anything runs.
+    let out = suaca(&["measure", "--filter", "(", "--out", "x.xml"], home.path());
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!home.path().join("x.xml").exists());
+}

@@ -277,9 +277,17 @@ fn run_path(
     })
 }
 
-/// An observer for runs whose only result is the cycle count.
+/// An observer for runs whose only result is the cycle count: it lets the engine skip
+/// repeated steady-state iterations.
 struct Silent;
-impl crate::sim::Observer for Silent {}
+impl crate::sim::Observer for Silent {
+    fn wants_waits(&self) -> bool {
+        false
+    }
+    fn wants_cycles(&self) -> bool {
+        false
+    }
+}
 
 /// Analyzes one decoded region. `descs[i]` is the data of `instrs[i]` (`None`: no data).
 pub fn analyze_region(

@@ -20,6 +20,7 @@ Examples:
   suaca --timeline=2 a.out             cycle by cycle: the first 2 iterations
   suaca --trace trace.html a.out       the same timeline as a self-contained HTML page
   suaca completions bash               a bash completion script
+  suaca batch -i bhive.csv -o out.csv  predictions for many hex blocks (BHive CSV) as CSV
   suaca data list                      which archs have data, and from where";
 
 /// suaca: static throughput analysis of x86-64 loops (an open successor of IACA/SUACA).
@@ -50,11 +51,68 @@ pub enum Command {
         #[command(subcommand)]
         action: DataCommand,
     },
+    /// Predict many blocks (BHive CSV or one hex block per line) and write CSV.
+    Batch(BatchArgs),
+    /// Measure the instructions of this CPU and write uops.info-style XML.
+    Measure(MeasureArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
+}
+
+/// `suaca measure …` (issue #5).
+#[derive(Debug, Clone, Args)]
+pub struct MeasureArgs {
+    /// Output XML (`.xml`, or `.xml.zst` for zstd); written atomically.
+    #[arg(long, value_name = "FILE", default_value = "measured.xml.zst")]
+    pub out: PathBuf,
+    /// Only the variants whose uops.info string matches this regular expression.
+    #[arg(long, value_name = "REGEX")]
+    pub filter: Option<String>,
+    /// Continue an interrupted run from its checkpoint (`FILE.checkpoint.jsonl`).
+    #[arg(long)]
+    pub resume: bool,
+    /// uops.info instructions.xml whose names and operand lists the variants take (without
+    /// it, names are generated in the same scheme).
+    #[arg(long, value_name = "PATH")]
+    pub skeleton: Option<PathBuf>,
+    /// Arch name to write (default: from CPUID, e.g. ZEN4).
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Option<String>,
+    /// CPU to pin the benchmarks to (default: the last allowed CPU).
+    #[arg(long, value_name = "N")]
+    pub cpu: Option<usize>,
+    /// Also measure machine parameters (X-Ray style) and write them as an arch TOML.
+    #[arg(long, value_name = "FILE")]
+    pub machine: Option<PathBuf>,
+    /// Stop after N variants (a quick look).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+/// `suaca batch …` (issue #6 item 2).
+#[derive(Debug, Clone, Args)]
+pub struct BatchArgs {
+    /// Arch of rows without an `arch` column (default: the --setup arch, else SKL).
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Option<String>,
+    /// uops.info instructions.xml (plain or .zst) to use instead of the configured data.
+    #[arg(long, value_name = "PATH")]
+    pub uops_xml: Option<PathBuf>,
+    /// Input: CSV in BHive layout or one hex block per line (`-` = stdin).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub input: PathBuf,
+    /// Output CSV (`-` = stdout).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+    /// Copies N of the shorter run; prediction = (cycles(2N) - cycles(N)) / N, as BHive.
+    #[arg(long = "loop", value_name = "N", default_value_t = 100)]
+    pub copies: u32,
+    /// Worker threads (default: one per core).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// `suaca data …`.

@@ -8,7 +8,7 @@ mod args;
 mod config;
 
 pub use args::{
-    rewrite_suaca_flags, AnalyzeArgs, Cli, Command, DataCommand, InputSelection, OutputFormat,
-    EXAMPLES,
+    rewrite_suaca_flags, AnalyzeArgs, BatchArgs, Cli, Command, DataCommand, InputSelection,
+    MeasureArgs, OutputFormat, EXAMPLES,
 };
 pub use config::{Config, ConfigError};

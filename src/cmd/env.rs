@@ -10,7 +10,8 @@ use crate::Failure;
 pub const UOPS_XML_ENV: &str = "SUACA_UOPS_XML";
 
 /// Data compiled into the binary (our own measurements; see `data/measured/README.md`).
-pub const EMBEDDED: &[(&str, &[u8])] = &[];
+pub const EMBEDDED: &[(&str, &[u8])] =
+    &[("ZEN4", include_bytes!("../../data/measured/ZEN4.xml.zst"))];
 
 /// The per-user directories (overridable for tests with `SUACA_HOME`).
 pub struct Dirs {

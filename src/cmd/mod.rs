@@ -2,9 +2,11 @@
 //! user files.
 
 pub mod analyze;
+pub mod batch;
 pub mod completions;
 pub mod data;
 pub mod env;
 pub mod fetch;
+pub mod measure;
 pub mod output;
 pub mod source;

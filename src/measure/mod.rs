@@ -1,1 +1,267 @@
-//! (measure: not yet implemented.)
+//! `suaca measure`: regenerate uops.info-style instruction data on the machine it runs on.
+//!
+//! Owns: the instruction catalogue built from iced-x86, microbenchmark generation, the
+//! forked-child timing harness, inference of µops/ports without counters, machine parameters,
+//! the checkpointed run and its XML/TOML output.
+//! Must not touch: the CLI (it drives [`run`] with a [`Progress`] implementation), printing,
+//! the environment.
+//!
+//! ```text
+//! catalog (iced Code × operand forms, named after the uops.info skeleton)
+//!   └► plan (TP / latency / µop / port kernels) ─► engine (fork, pin, calibrate, min, diff)
+//!        └► infer (µops, ports, latencies) ─► checkpoint (JSON lines) ─► XML (atomic)
+//! machine (X-Ray style parameters) ─► arch TOML
+//! ```
+//!
+//! Method: uops.info (seed digest §1, §4a Mode A/B), X-Ray for machine parameters, and
+//! `docs/host-measurement.md` for the protocol on this host.
+
+use thiserror::Error;
+
+pub mod catalog;
+pub mod checkpoint;
+pub mod counters;
+pub mod harness;
+pub mod infer;
+pub mod machine;
+pub mod plan;
+pub mod timer;
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+mod child;
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub mod engine;
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub mod jit;
+
+/// Errors of the measure subsystem.
+#[derive(Debug, Error)]
+pub enum MeasureError {
+    /// The host cannot run generated code (not x86-64 Linux).
+    #[error("measuring needs x86-64 Linux; this host is {0}")]
+    Unsupported(String),
+    /// mmap/fork/pipe failures.
+    #[error("harness: {0}")]
+    Harness(String),
+    /// iced-x86 could not encode a kernel.
+    #[error("encoding: {0}")]
+    Encode(String),
+    /// The time base could not be calibrated (clock unstable or not what it should be).
+    #[error("refusing to measure: {0}. Make the machine quieter (no frequency scaling, no other load) and retry.")]
+    Calibration(String),
+    /// Reading or writing files.
+    #[error("{path}: {source}")]
+    Io {
+        /// File.
+        path: std::path::PathBuf,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// Bad configuration (filter regex, CPU number...).
+    #[error("configuration: {0}")]
+    Config(String),
+    /// Reading the skeleton XML.
+    #[error("skeleton: {0}")]
+    Skeleton(String),
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+mod run;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub use catalog::CatalogOptions;
+pub use machine::MachineParams;
+
+/// What [`run`] measures and where it writes.
+#[derive(Clone, Debug)]
+pub struct MeasureConfig {
+    /// Output XML (`.xml`, or `.xml.zst` for zstd), written atomically.
+    pub out: PathBuf,
+    /// Only variants whose uops.info string matches this regex.
+    pub filter: Option<String>,
+    /// Continue from the checkpoint instead of starting over.
+    pub resume: bool,
+    /// Checkpoint file (default: `<out>.checkpoint.jsonl`).
+    pub checkpoint: Option<PathBuf>,
+    /// uops.info / XED-to-XML skeleton to take names and `<operand>` lists from (plain or
+    /// zstd XML); generated names when `None`.
+    pub skeleton: Option<PathBuf>,
+    /// Architecture name for `<architecture name=…>` (default: from CPUID, e.g. `ZEN4`).
+    pub arch: Option<String>,
+    /// CPU to pin the benchmark children to (default: the last allowed CPU).
+    pub cpu: Option<usize>,
+    /// Child processes per batch; the median of their minima is kept (protocol: 3).
+    pub processes: u32,
+    /// Timed repetitions per kernel (minimum kept; protocol: ≥ 21).
+    pub reps: u32,
+    /// Target length of one timed sample in TSC ticks.
+    pub sample_ticks: u64,
+    /// Variants per batch (one fork + calibration per batch and process).
+    pub batch: usize,
+    /// Which EVEX forms to generate.
+    pub catalog: CatalogOptions,
+    /// Also measure machine parameters and write this arch TOML.
+    pub machine_out: Option<PathBuf>,
+    /// Stop after this many variants (testing).
+    pub limit: Option<usize>,
+}
+
+impl Default for MeasureConfig {
+    fn default() -> Self {
+        MeasureConfig {
+            out: PathBuf::from("measured.xml"),
+            filter: None,
+            resume: false,
+            checkpoint: None,
+            skeleton: None,
+            arch: None,
+            cpu: None,
+            processes: 3,
+            reps: 21,
+            sample_ticks: 100_000,
+            batch: 16,
+            catalog: CatalogOptions {
+                masked: true,
+                zeroing: true,
+                broadcast: true,
+            },
+            machine_out: None,
+            limit: None,
+        }
+    }
+}
+
+/// Progress reporting (the CLI drives an indicatif bar with it).
+pub trait Progress {
+    /// The number of variants to measure is known.
+    fn begin(&mut self, total: u64);
+    /// `done` variants finished; `current` is being measured next (may be empty).
+    fn advance(&mut self, done: u64, current: &str);
+    /// A status line (calibration, phases).
+    fn message(&mut self, msg: &str);
+    /// Whether the user asked to stop (Ctrl-C); checked between batches. The checkpoint is
+    /// synced and a partial XML written before [`run`] returns.
+    fn interrupted(&self) -> bool {
+        false
+    }
+}
+
+/// A [`Progress`] that ignores everything.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn begin(&mut self, _total: u64) {}
+    fn advance(&mut self, _done: u64, _current: &str) {}
+    fn message(&mut self, _msg: &str) {}
+}
+
+/// What a run did.
+#[derive(Clone, Debug)]
+pub struct MeasureSummary {
+    /// Architecture name written.
+    pub arch: String,
+    /// CPU model string.
+    pub cpu: String,
+    /// Variants in the catalogue (host-supported).
+    pub catalogue: usize,
+    /// iced codes left out of the catalogue, by reason.
+    pub skipped: BTreeMap<String, usize>,
+    /// Variants selected by the filter/limit.
+    pub selected: usize,
+    /// Variants with at least one measured value (including resumed ones).
+    pub measured: usize,
+    /// Variants taken from the checkpoint.
+    pub resumed: usize,
+    /// Selected variants without any value, by reason (fault signal, planning).
+    pub failed: BTreeMap<String, usize>,
+    /// Stopped early by [`Progress::interrupted`].
+    pub interrupted: bool,
+    /// Wall time of this invocation.
+    pub wall: Duration,
+    /// XML written.
+    pub out: PathBuf,
+    /// Checkpoint used.
+    pub checkpoint: PathBuf,
+    /// Machine parameters, when requested.
+    pub machine: Option<MachineParams>,
+    /// Time base description.
+    pub time_base: String,
+    /// Last calibration ratio.
+    pub cycles_per_tsc_tick: Option<f64>,
+}
+
+/// Measures the host: see [`MeasureConfig`]. Library entry point of `suaca measure`.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub fn run(
+    config: MeasureConfig,
+    progress: &mut dyn Progress,
+) -> Result<MeasureSummary, MeasureError> {
+    run::run(config, progress)
+}
+
+/// Measures the host (unsupported on this platform).
+#[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+pub fn run(
+    _config: MeasureConfig,
+    _progress: &mut dyn Progress,
+) -> Result<MeasureSummary, MeasureError> {
+    Err(MeasureError::Unsupported(
+        std::env::consts::ARCH.to_string(),
+    ))
+}
+
+/// uops.info architecture name for a CPUID vendor string, family and model.
+pub fn arch_name(vendor: &str, family: u32, model: u32) -> Option<&'static str> {
+    match vendor {
+        "AuthenticAMD" => match (family, model) {
+            (0x17, 0x00..=0x2F) => Some("ZEN+"),
+            (0x17, _) => Some("ZEN2"),
+            (0x19, 0x00..=0x0F) | (0x19, 0x20..=0x5F) => Some("ZEN3"),
+            (0x19, _) => Some("ZEN4"),
+            (0x1A, _) => Some("ZEN5"),
+            _ => None,
+        },
+        "GenuineIntel" if family == 6 => match model {
+            0x1A | 0x1E | 0x1F | 0x2E => Some("NHM"),
+            0x25 | 0x2C | 0x2F => Some("WSM"),
+            0x2A | 0x2D => Some("SNB"),
+            0x3A | 0x3E => Some("IVB"),
+            0x3C | 0x3F | 0x45 | 0x46 => Some("HSW"),
+            0x3D | 0x47 | 0x4F | 0x56 => Some("BDW"),
+            0x4E | 0x5E => Some("SKL"),
+            0x55 => Some("SKX"),
+            0x8E | 0x9E => Some("CFL"),
+            0x66 => Some("CNL"),
+            0x7D | 0x7E | 0x6A | 0x6C => Some("ICL"),
+            0x8C | 0x8D => Some("TGL"),
+            0xA7 => Some("RKL"),
+            0x97 | 0x9A | 0xB7 | 0xBA | 0xBF => Some("ADL-P"),
+            0x8F | 0xCF => Some("EMR"),
+            0xAA | 0xAC => Some("MTL-P"),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arch_names() {
+        assert_eq!(arch_name("AuthenticAMD", 25, 17), Some("ZEN4"));
+        assert_eq!(arch_name("AuthenticAMD", 25, 0x21), Some("ZEN3"));
+        assert_eq!(arch_name("GenuineIntel", 6, 0x9E), Some("CFL"));
+        assert_eq!(arch_name("Other", 6, 1), None);
+    }
+
+    #[test]
+    fn defaults_follow_the_protocol() {
+        let c = MeasureConfig::default();
+        assert!(c.reps >= 21 && c.processes == 3);
+    }
+}

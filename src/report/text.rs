@@ -255,7 +255,9 @@ fn render_table(
         .into_iter()
         .map(String::from)
         .collect::<Vec<_>>();
-    for (i, p) in table.ports.iter().enumerate() {
+    let shown = shown_ports(table);
+    for &i in &shown {
+        let p = &table.ports[i];
         header.push(p.clone());
         if table.divider_port == Some(i) {
             header.push(format!("{p} - DV"));
@@ -287,8 +289,8 @@ fn render_table(
                 } else {
                     String::new()
                 }));
-                for (i, p) in s.ports.iter().enumerate() {
-                    cells.push(Cell::new(fmt1(*p)));
+                for &i in &shown {
+                    cells.push(Cell::new(fmt1(s.ports.get(i).copied().flatten())));
                     if table.divider_port == Some(i) {
                         cells.push(Cell::new(fmt1(s.divider)));
                     }
@@ -306,7 +308,7 @@ fn render_table(
                 });
                 cells.push(Cell::new(""));
                 cells.push(Cell::new(""));
-                for i in 0..table.ports.len() {
+                for &i in &shown {
                     cells.push(Cell::new(""));
                     if table.divider_port == Some(i) {
                         cells.push(Cell::new(""));
@@ -341,6 +343,25 @@ fn render_table(
         )?;
     }
     Ok(())
+}
+
+/// Port columns to print: all of them as SUACA does, except on machines with many ports
+/// (Zen: 18), where ports no line used are left out so the table stays readable.
+fn shown_ports(table: &ReportTable) -> Vec<usize> {
+    const MANY_PORTS: usize = 10;
+    let all = 0..table.ports.len();
+    if table.ports.len() <= MANY_PORTS {
+        return all.collect();
+    }
+    all.filter(|&i| {
+        table.divider_port == Some(i)
+            || table
+                .rows
+                .iter()
+                .filter_map(|r| r.stats.as_ref())
+                .any(|s| s.ports.get(i).copied().flatten().is_some())
+    })
+    .collect()
 }
 
 fn render_detail(

@@ -1,19 +1,28 @@
 //! The cycle loop (thesis Algorithm 7) and the only emitter of [`Event`]s.
 //!
-//! Memory does not grow with the iteration count: only the window of instances between the
-//! oldest incomplete one and the newest loaded one is kept, and reports aggregate events per
-//! line.
+//! Memory does not grow with the iteration count: only the instances between the oldest
+//! incomplete one and the newest loaded one are kept ([`Window`]), and reports aggregate
+//! events per line.
+//!
+//! Speed (issue #4 item 5): per-instruction facts are precomputed ([`Plan`]); everything a
+//! waiting instance needs (its position, loaded and assigned µops) is one record in the
+//! window, the waiting list holds bare ids, so a cycle touches only the waiting instances,
+//! the ports and one completion bucket. Observers that decline `waited` events let waiting
+//! instances sleep until their inputs can be ready. The order of events and every decision are those of thesis
+//! Algorithms 3–7; `reference.rs` keeps the former engine as the oracle of the tests.
 //!
 //! [`Event`]: crate::sim::Observer
 
-use std::collections::VecDeque;
+use std::collections::HashMap;
 
 use thiserror::Error;
 
 use super::event::{InstRef, Observer, WaitCause};
 use super::options::SimOptions;
-use super::ports::{Placement, Ports};
+use super::plan::{Op, Plan};
+use super::ports::{Ports, MAX_PORTS};
 use super::program::{SimMachine, SimProgram};
+use super::window::{Window, NOT_STARTED};
 
 /// Most µops per instruction the engine tracks individually.
 pub const MAX_UOPS_PER_INSTR: usize = 64;
@@ -48,6 +57,12 @@ pub enum SimError {
         /// The limit.
         max: usize,
     },
+    /// An input names a producer outside the program.
+    #[error("instruction {line} depends on an instruction outside the program")]
+    UnknownProducer {
+        /// Line of the consuming instruction.
+        line: u32,
+    },
 }
 
 /// Totals of one run.
@@ -77,25 +92,61 @@ impl SimOutcome {
     }
 }
 
-/// Dynamic state of one instruction instance. The state machine:
-/// loading (`loaded < uops`) → waiting (`started == NOT_STARTED`) → executing → complete.
-#[derive(Clone, Debug)]
-struct Slot {
-    /// Position in the program (kept so the hot loop never divides by the program length).
-    index: u32,
-    /// Iteration.
-    iteration: u32,
-    /// µops loaded into the scheduler so far.
-    loaded: u32,
+/// The engine's record of an instance, kept in the window; it matters while the instance
+/// waits (loaded, at least partly, but not started). Plain words without padding.
+#[derive(Copy, Clone, Debug, Default)]
+struct Waiting {
     /// Bit `u` set: µop `u` got a port (or needs none).
     assigned: u64,
-    /// Cycle execution started, or `NOT_STARTED`.
-    started: u64,
-    /// Left the scheduler.
-    complete: bool,
+    iteration: u32,
+    index: u32,
+    /// µops loaded into the scheduler so far; only the newest instance can be partial.
+    loaded: u32,
+    /// 1: all inputs were ready in an earlier cycle, so they still are (readiness never
+    /// reverts: start cycles are final and `base` only grows).
+    deps_ready: u32,
 }
 
-const NOT_STARTED: u64 = u64::MAX;
+/// An entry of the waiting list.
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    id: u64,
+    /// Without `waited` events an instance whose inputs were not ready sleeps: they cannot
+    /// be ready before cycle `wake`, nor before instance `blocker` (unless [`NO_BLOCKER`])
+    /// started. Only a lower bound: the inputs are checked again on waking. Kept here, not
+    /// in the record, so that a sleeping instance costs one look at this list.
+    wake: u64,
+    blocker: u64,
+}
+
+const NO_BLOCKER: u64 = u64::MAX;
+
+impl Entry {
+    fn awake(id: u64) -> Self {
+        Entry {
+            id,
+            wake: 0,
+            blocker: NO_BLOCKER,
+        }
+    }
+}
+
+impl Waiting {
+    fn inst(&self, op: &Op) -> InstRef {
+        InstRef {
+            iteration: self.iteration,
+            index: self.index,
+            line: op.line,
+        }
+    }
+}
+
+/// An instance that completes in a given cycle.
+#[derive(Copy, Clone, Debug)]
+struct Completion {
+    id: u64,
+    inst: InstRef,
+}
 
 /// Runs `program` for `options.iterations` iterations on `machine`, reporting to `observer`.
 ///
@@ -106,162 +157,110 @@ pub fn simulate<O: Observer + ?Sized>(
     options: &SimOptions,
     observer: &mut O,
 ) -> Result<SimOutcome, SimError> {
-    Engine::new(program, machine, options)?.run(observer)
+    let plan = Plan::new(program, machine, options)?;
+    Engine::new(program, &plan, machine, options).run(observer)
 }
 
 struct Engine<'a> {
     program: &'a SimProgram,
     options: &'a SimOptions,
-    /// µops of each program instruction (at least 1: a µop without ports stands for
-    /// instructions that use none).
-    uop_counts: Vec<u32>,
-    /// Index of the divider µop of each instruction, if it divides.
-    div_uop: Vec<Option<u32>>,
-    load_width: u32,
-    scheduler_size: u32,
-    divider_port: Option<usize>,
+    /// Borrowed, not owned, so that an instruction's facts can be read while the engine
+    /// changes.
+    plan: &'a Plan,
     ports: Ports,
-    /// Instances `base .. base + window.len()`; all older ones are complete.
-    window: VecDeque<Slot>,
-    base: u64,
-    /// Instance ids loaded but not started, ascending.
-    waiting: Vec<u64>,
+    window: Window<Waiting>,
+    /// Instances loaded but not started, ascending.
+    waiting: Vec<Entry>,
     /// µops in the scheduler (loaded, not complete).
     occupancy: u32,
-    /// Completion buckets by cycle modulo their count.
-    completions: Vec<Vec<u64>>,
+    /// Completion buckets indexed by cycle & `bucket_mask`; more buckets than the largest
+    /// latency, so a bucket only ever holds instances of one completion cycle.
+    completions: Vec<Vec<Completion>>,
+    bucket_mask: u64,
     divider_busy_until: u64,
-    divider_holder: Option<u64>,
+    divider_holder: Option<InstRef>,
     total_instances: u64,
-    loaded_instances: u64,
     /// Position and iteration of the next instance to load.
     next_index: u32,
     next_iteration: u32,
     completed_instances: u64,
-    /// Scratch buffers reused each cycle.
+    /// Scratch buffer of the current instance's wait causes.
     causes: Vec<WaitCause>,
-    still_waiting: Vec<u64>,
+    /// Relative states seen at iteration boundaries (see [`Engine::skip_steady_state`]).
+    seen: HashMap<Vec<u64>, Mark>,
 }
+
+/// When and where a relative state was seen.
+#[derive(Debug)]
+struct Mark {
+    cycle: u64,
+    end: u64,
+    usage: [u64; MAX_PORTS],
+}
+
+/// Most states remembered at once; the map starts over when full (bounded memory).
+const MAX_SEEN: usize = 256;
 
 impl<'a> Engine<'a> {
     fn new(
         program: &'a SimProgram,
+        plan: &'a Plan,
         machine: &SimMachine,
         options: &'a SimOptions,
-    ) -> Result<Self, SimError> {
-        if program.instrs.is_empty() {
-            return Err(SimError::EmptyProgram);
-        }
-        if options.iterations == 0 || options.iterations > SimOptions::MAX_ITERATIONS {
-            return Err(SimError::Iterations {
-                given: options.iterations,
-                max: SimOptions::MAX_ITERATIONS,
-            });
-        }
-        if machine.issue_width == 0 || machine.scheduler_size == 0 {
-            return Err(SimError::Machine(
-                "issue width and scheduler size must be positive",
-            ));
-        }
-        let mut uop_counts = Vec::with_capacity(program.instrs.len());
-        let mut div_uop = Vec::with_capacity(program.instrs.len());
-        let mut max_latency = 1;
-        for ins in &program.instrs {
-            if ins.uops.len() > MAX_UOPS_PER_INSTR {
-                return Err(SimError::TooManyUops {
-                    line: ins.line,
-                    uops: ins.uops.len(),
-                    max: MAX_UOPS_PER_INSTR,
-                });
-            }
-            uop_counts.push(ins.uops.len().max(1) as u32);
-            div_uop.push(match (machine.divider_port, ins.div_cycles) {
-                (Some(dp), c) if c > 0 => {
-                    let only = crate::uarch::PortMask::single(dp);
-                    ins.uops
-                        .iter()
-                        .position(|m| *m == only)
-                        .or_else(|| ins.uops.iter().position(|m| m.contains(dp)))
-                        .map(|u| u as u32)
-                }
-                _ => None,
-            });
-            max_latency = max_latency.max(ins.latency.max(1));
-        }
-        // An instruction bigger than the scheduler could never be loaded completely: let the
-        // scheduler hold at least one whole instruction.
-        let biggest = uop_counts.iter().copied().max().unwrap_or(1);
-        let scheduler_size = machine.scheduler_size.max(biggest);
-        let load_width = if options.what_if.perfect_frontend {
-            scheduler_size
-        } else {
-            machine.issue_width
-        };
-        Ok(Engine {
+    ) -> Self {
+        let n = plan.ops.len();
+        let buckets = (plan.max_latency as usize + 1).next_power_of_two();
+        Engine {
             program,
             options,
-            uop_counts,
-            div_uop,
-            load_width,
-            scheduler_size,
-            divider_port: machine.divider_port,
             ports: Ports::new(machine.port_count, options.what_if.infinite_ports),
-            window: VecDeque::new(),
-            base: 0,
+            // Room for a full scheduler plus an iteration; grows if a long wait needs more.
+            window: Window::new(plan.scheduler_size as usize + n),
             waiting: Vec::new(),
             occupancy: 0,
-            completions: vec![Vec::new(); max_latency as usize + 1],
+            completions: vec![Vec::new(); buckets],
+            bucket_mask: buckets as u64 - 1,
             divider_busy_until: 0,
             divider_holder: None,
-            total_instances: program.instrs.len() as u64 * u64::from(options.iterations),
-            loaded_instances: 0,
+            total_instances: n as u64 * u64::from(options.iterations),
             next_index: 0,
             next_iteration: 0,
             completed_instances: 0,
             causes: Vec::new(),
-            still_waiting: Vec::new(),
-        })
-    }
-
-    fn n(&self) -> u64 {
-        self.program.instrs.len() as u64
-    }
-
-    fn inst_ref(&self, id: u64) -> InstRef {
-        if id >= self.base {
-            let s = &self.window[(id - self.base) as usize];
-            return InstRef {
-                iteration: s.iteration,
-                index: s.index,
-                line: self.program.instrs[s.index as usize].line,
-            };
-        }
-        let index = (id % self.n()) as u32;
-        InstRef {
-            iteration: (id / self.n()) as u32,
-            index,
-            line: self.program.instrs[index as usize].line,
+            seen: HashMap::new(),
+            plan,
         }
     }
 
-    fn slot(&self, id: u64) -> &Slot {
-        &self.window[(id - self.base) as usize]
+    fn run<O: Observer + ?Sized>(&mut self, observer: &mut O) -> Result<SimOutcome, SimError> {
+        match (observer.wants_waits(), observer.wants_cycles()) {
+            (true, true) => self.run_with::<true, true, O>(observer),
+            (false, true) => self.run_with::<false, true, O>(observer),
+            (_, false) => self.run_with::<false, false, O>(observer),
+        }
     }
 
-    fn slot_mut(&mut self, id: u64) -> &mut Slot {
-        let base = self.base;
-        &mut self.window[(id - base) as usize]
-    }
-
-    fn run<O: Observer + ?Sized>(mut self, observer: &mut O) -> Result<SimOutcome, SimError> {
+    /// The cycle loop; `WAITS`: whether to work out and send `waited` events; `CYCLES`:
+    /// whether every cycle must be simulated (else steady states are skipped).
+    fn run_with<const WAITS: bool, const CYCLES: bool, O: Observer + ?Sized>(
+        &mut self,
+        observer: &mut O,
+    ) -> Result<SimOutcome, SimError> {
         let mut cycle = 0u64;
         while self.completed_instances < self.total_instances {
+            if !CYCLES && self.at_iteration_boundary() {
+                let later = self.skip_steady_state(cycle);
+                if later != cycle {
+                    cycle = later;
+                    continue; // the skipped stretch may have completed the run
+                }
+            }
             if cycle >= self.options.max_cycles {
                 return Err(SimError::CycleLimit(self.options.max_cycles));
             }
             observer.cycle_started(cycle);
             self.load(cycle, observer);
-            self.choose_ports(cycle, observer);
+            self.choose_ports::<WAITS, O>(cycle, observer);
             self.execute(cycle, observer);
             self.ports.clear();
             cycle += 1;
@@ -278,194 +277,364 @@ impl<'a> Engine<'a> {
     /// Thesis Algorithm 3: load up to `min(width, free scheduler space)` µops in order;
     /// an instruction may be loaded partially.
     fn load<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
+        let ops = &self.plan.ops;
         let mut budget = self
+            .plan
             .load_width
-            .min(self.scheduler_size.saturating_sub(self.occupancy));
+            .min(self.plan.scheduler_size.saturating_sub(self.occupancy));
         while budget > 0 {
-            // The newest instance still loading, or a fresh one.
-            let id = match self.window.back() {
-                Some(s) if s.loaded < self.uop_counts[s.index as usize] => {
-                    self.base + self.window.len() as u64 - 1
+            // The newest instance still loading is the last waiting one; else load a fresh one.
+            let partial = matches!(self.waiting.last(), Some(e)
+                if self.window.get(e.id).loaded < ops[self.window.get(e.id).index as usize].uops);
+            if !partial {
+                if self.next_iteration as u64 * ops.len() as u64 + u64::from(self.next_index)
+                    == self.total_instances
+                {
+                    break;
                 }
-                _ => {
-                    if self.loaded_instances == self.total_instances {
-                        break;
-                    }
-                    let (index, iteration) = (self.next_index, self.next_iteration);
-                    self.next_index += 1;
-                    if self.next_index as usize == self.program.instrs.len() {
-                        self.next_index = 0;
-                        self.next_iteration += 1;
-                    }
-                    self.window.push_back(Slot {
-                        index,
-                        iteration,
-                        loaded: 0,
-                        assigned: 0,
-                        started: NOT_STARTED,
-                        complete: false,
-                    });
-                    let id = self.loaded_instances;
-                    self.loaded_instances += 1;
-                    self.waiting.push(id);
-                    id
+                let (index, iteration) = (self.next_index, self.next_iteration);
+                self.next_index += 1;
+                if self.next_index as usize == ops.len() {
+                    self.next_index = 0;
+                    self.next_iteration += 1;
                 }
+                let no_deps = self.options.what_if.no_deps;
+                let id = self.window.push(|_| Waiting {
+                    assigned: 0,
+                    iteration,
+                    index,
+                    loaded: 0,
+                    deps_ready: u32::from(no_deps),
+                });
+                self.waiting.push(Entry::awake(id));
+            }
+            let Some(&Entry { id, .. }) = self.waiting.last() else {
+                unreachable!("an instance is loading");
             };
-            let slot = &self.window[(id - self.base) as usize];
-            let total = self.uop_counts[slot.index as usize];
-            let slot = self.slot_mut(id);
-            let now = budget.min(total - slot.loaded);
-            slot.loaded += now;
+            let mut w = self.window.get(id);
+            let op = &ops[w.index as usize];
+            let now = budget.min(op.uops - w.loaded);
+            w.loaded += now;
+            self.window.set(id, w);
             budget -= now;
             self.occupancy += now;
-            let inst = self.inst_ref(id);
-            observer.loaded(cycle, inst, now);
+            observer.loaded(cycle, w.inst(op), now);
         }
     }
 
-    /// Whether the producer of `input` for instance `id` has released its value by `cycle`;
-    /// `Err(producer id)` otherwise.
-    fn dependencies_resolved(&mut self, id: u64, cycle: u64) -> bool {
-        self.causes.clear();
-        if self.options.what_if.no_deps {
-            return true;
+    /// Thesis Algorithms 4 and 5: in program order, start every instance whose inputs are
+    /// ready and whose loaded µops all got ports.
+    fn choose_ports<const WAITS: bool, O: Observer + ?Sized>(
+        &mut self,
+        cycle: u64,
+        observer: &mut O,
+    ) {
+        let mut waiting = std::mem::take(&mut self.waiting);
+        let mut kept = 0;
+        for i in 0..waiting.len() {
+            let mut entry = waiting[i];
+            if WAITS || !self.asleep(&entry, cycle) {
+                let mut w = self.window.get(entry.id);
+                let started = self.try_start::<WAITS, O>(&mut w, &mut entry, cycle, observer);
+                self.window.set(entry.id, w);
+                if started {
+                    continue;
+                }
+            }
+            // Written whole, from registers: no read of a partly written entry.
+            waiting[kept] = entry;
+            kept += 1;
         }
-        let n = self.n();
-        let slot = &self.window[(id - self.base) as usize];
-        let iteration = u64::from(slot.iteration);
-        let instr = &self.program.instrs[slot.index as usize];
-        for input in &instr.inputs {
-            let Some(piter) = iteration.checked_sub(u64::from(input.distance)) else {
+        waiting.truncate(kept);
+        self.waiting = waiting;
+    }
+
+    /// One waiting instance's turn: places its µops, starts it if it can, else reports
+    /// why it waits. Returns whether it started.
+    #[inline]
+    fn try_start<const WAITS: bool, O: Observer + ?Sized>(
+        &mut self,
+        w: &mut Waiting,
+        entry: &mut Entry,
+        cycle: u64,
+        observer: &mut O,
+    ) -> bool {
+        let op = &self.plan.ops[w.index as usize];
+        let inst = w.inst(op);
+        if WAITS {
+            self.causes.clear();
+        }
+        if w.deps_ready == 0 {
+            if !self.dependencies_ready::<WAITS>(w, entry, op, cycle) {
+                if WAITS {
+                    observer.waited(cycle, inst, &self.causes);
+                }
+                return false;
+            }
+            w.deps_ready = 1;
+        }
+        let mut executable = w.loaded == op.uops;
+        if WAITS && !executable {
+            self.causes.push(WaitCause::NotLoaded);
+        }
+        let mut own = 0;
+        let loaded = if w.loaded >= 64 {
+            u64::MAX
+        } else {
+            (1 << w.loaded) - 1
+        };
+        let mut pending = loaded & !w.assigned;
+        while pending != 0 {
+            let u = pending.trailing_zeros();
+            pending &= pending - 1;
+            let mask = self.plan.masks[(op.first_mask + u) as usize];
+            if mask == 0 {
+                w.assigned |= 1 << u;
+                observer.uop_dispatched(cycle, inst, u, None);
+                continue;
+            }
+            let is_div = u == op.div_uop;
+            if is_div && cycle < self.divider_busy_until {
+                executable = false;
+                if let (true, Some(holder)) = (WAITS, self.divider_holder) {
+                    self.causes.push(WaitCause::Divider { holder });
+                }
+                continue;
+            }
+            match self.ports.place(mask, inst, &mut own) {
+                Some(p) => {
+                    w.assigned |= 1 << u;
+                    observer.uop_dispatched(cycle, inst, u, Some(p));
+                    if is_div {
+                        self.divider_busy_until = cycle + u64::from(op.div_cycles);
+                        self.divider_holder = Some(inst);
+                        observer.divider_used(cycle, inst, op.div_cycles);
+                    }
+                }
+                None if !WAITS => executable = false,
+                None => {
+                    executable = false;
+                    for (port, holder) in self.ports.blockers(mask, own) {
+                        let cause = WaitCause::Port { port, holder };
+                        if !self.causes.contains(&cause) {
+                            self.causes.push(cause);
+                        }
+                    }
+                }
+            }
+        }
+        if executable && w.assigned & op.all == op.all {
+            self.window.start(entry.id, cycle);
+            let done = cycle + u64::from(op.latency) - 1;
+            self.completions[(done & self.bucket_mask) as usize]
+                .push(Completion { id: entry.id, inst });
+            observer.started(cycle, inst);
+            true
+        } else {
+            if WAITS {
+                observer.waited(cycle, inst, &self.causes);
+            }
+            false
+        }
+    }
+
+    /// Whether the inputs of the instance surely are not ready yet (see [`Entry::wake`]).
+    #[inline]
+    fn asleep(&self, e: &Entry, cycle: u64) -> bool {
+        cycle < e.wake
+            || (e.blocker != NO_BLOCKER
+                && e.blocker >= self.window.base()
+                && self.window.started(e.blocker) == NOT_STARTED)
+    }
+
+    /// Whether every producer of `w` has released its value by `cycle`. With `WAITS` the
+    /// unready ones go to `causes` (each once); without, they set when `w` wakes.
+    #[inline]
+    fn dependencies_ready<const WAITS: bool>(
+        &mut self,
+        w: &Waiting,
+        entry: &mut Entry,
+        op: &Op,
+        cycle: u64,
+    ) -> bool {
+        let mut ready = true;
+        if !WAITS {
+            *entry = Entry::awake(entry.id);
+        }
+        let (from, to) = op.inputs;
+        for input in &self.plan.inputs[from as usize..to as usize] {
+            if w.iteration < input.distance {
                 continue; // before the first iteration: the value is ready
-            };
-            let pid = piter * n + u64::from(input.producer);
-            if pid < self.base {
+            }
+            let pid = (entry.id as i64 - input.back) as u64;
+            if pid < self.window.base() {
                 continue; // complete long ago
             }
-            let started = self.window[(pid - self.base) as usize].started;
-            let ready = started != NOT_STARTED && cycle >= started + u64::from(input.offset);
-            if !ready {
-                let producer = self.inst_ref(pid);
+            let started = self.window.started(pid);
+            // Not started: never ready (NOT_STARTED saturates).
+            let ready_at = started.saturating_add(u64::from(input.offset));
+            if cycle >= ready_at {
+                continue;
+            }
+            ready = false;
+            if !WAITS {
+                if started == NOT_STARTED {
+                    entry.blocker = pid;
+                } else {
+                    entry.wake = entry.wake.max(started + u64::from(input.earliest));
+                }
+            } else {
+                let producer = InstRef {
+                    iteration: w.iteration - input.distance,
+                    index: input.producer,
+                    line: self.plan.ops[input.producer as usize].line,
+                };
                 let cause = WaitCause::Dependency { producer };
                 if !self.causes.contains(&cause) {
                     self.causes.push(cause);
                 }
             }
         }
-        self.causes.is_empty()
-    }
-
-    /// Thesis Algorithms 4 and 5: in program order, start every instance whose inputs are
-    /// ready and whose loaded µops all got ports.
-    fn choose_ports<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
-        let waiting = std::mem::take(&mut self.waiting);
-        self.still_waiting.clear();
-        for &id in &waiting {
-            if !self.dependencies_resolved(id, cycle) {
-                let inst = self.inst_ref(id);
-                observer.waited(cycle, inst, &self.causes);
-                self.still_waiting.push(id);
-                continue;
-            }
-            let (index, loaded, mut assigned) = {
-                let s = self.slot(id);
-                (s.index as usize, s.loaded, s.assigned)
-            };
-            let total = self.uop_counts[index];
-            let inst = self.inst_ref(id);
-            let mut executable = loaded == total;
-            if !executable {
-                self.causes.push(WaitCause::NotLoaded);
-            }
-            let masks = &self.program.instrs[index].uops;
-            for u in 0..loaded {
-                if assigned & (1 << u) != 0 {
-                    continue;
-                }
-                let mask = masks.get(u as usize).copied().unwrap_or_default();
-                if mask.is_empty() {
-                    assigned |= 1 << u;
-                    observer.uop_dispatched(cycle, inst, u, None);
-                    continue;
-                }
-                let is_div = self.div_uop[index] == Some(u);
-                if is_div && cycle < self.divider_busy_until {
-                    executable = false;
-                    if let Some(h) = self.divider_holder {
-                        let holder = self.inst_ref(h);
-                        self.causes.push(WaitCause::Divider { holder });
-                    }
-                    continue;
-                }
-                let mask = match (is_div, self.divider_port) {
-                    (true, Some(dp)) if mask.contains(dp) => crate::uarch::PortMask::single(dp),
-                    _ => mask,
-                };
-                match self.ports.place(mask, id) {
-                    Placement::Placed(p) => {
-                        assigned |= 1 << u;
-                        observer.uop_dispatched(cycle, inst, u, Some(p));
-                        if is_div {
-                            let cycles = self.program.instrs[index].div_cycles;
-                            self.divider_busy_until = cycle + u64::from(cycles);
-                            self.divider_holder = Some(id);
-                            observer.divider_used(cycle, inst, cycles);
-                        }
-                    }
-                    Placement::Blocked => {
-                        executable = false;
-                        for (port, h) in self.ports.blockers(mask, id) {
-                            let holder = self.inst_ref(h);
-                            let cause = WaitCause::Port { port, holder };
-                            if !self.causes.contains(&cause) {
-                                self.causes.push(cause);
-                            }
-                        }
-                    }
-                }
-            }
-            let all = if total >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << total) - 1
-            };
-            self.slot_mut(id).assigned = assigned;
-            if executable && assigned & all == all {
-                self.slot_mut(id).started = cycle;
-                let latency = self.program.instrs[index].latency.max(1);
-                let done = cycle + u64::from(latency) - 1;
-                let bucket = (done % self.completions.len() as u64) as usize;
-                self.completions[bucket].push(id);
-                observer.started(cycle, inst);
-            } else {
-                observer.waited(cycle, inst, &self.causes);
-                self.still_waiting.push(id);
-            }
-        }
-        self.waiting = std::mem::take(&mut self.still_waiting);
-        self.still_waiting = waiting;
+        ready
     }
 
     /// Thesis Algorithm 6: instances whose latency ends this cycle complete and leave the
     /// scheduler.
     fn execute<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
-        let bucket = (cycle % self.completions.len() as u64) as usize;
+        let bucket = (cycle & self.bucket_mask) as usize;
         let mut done = std::mem::take(&mut self.completions[bucket]);
-        done.sort_unstable();
-        for &id in &done {
-            let index = self.slot(id).index as usize;
-            let total = self.uop_counts[index];
-            self.slot_mut(id).complete = true;
-            self.occupancy -= total;
+        // Pushed in start order; completion events come in program order.
+        done.sort_unstable_by_key(|c| c.id);
+        for c in &done {
+            self.window.complete(c.id);
+            self.occupancy -= self.plan.ops[c.inst.index as usize].uops;
             self.completed_instances += 1;
-            let inst = self.inst_ref(id);
-            observer.completed(cycle, inst);
+            observer.completed(cycle, c.inst);
         }
         done.clear();
         self.completions[bucket] = done;
-        while self.window.front().is_some_and(|s| s.complete) {
-            self.window.pop_front();
-            self.base += 1;
+        self.window.retire();
+    }
+
+    /// Whether the next instance to load starts an iteration and no instance is partly
+    /// loaded: the moments whose states are compared.
+    fn at_iteration_boundary(&self) -> bool {
+        self.next_index == 0
+            && !matches!(self.waiting.last(), Some(e)
+                if self.window.get(e.id).loaded < self.plan.ops[self.window.get(e.id).index as usize].uops)
+    }
+
+    /// Steady state: if the engine's state at this iteration boundary, seen relative to the
+    /// cycle and the next id, equals the state at an earlier boundary, the run repeats the
+    /// stretch between them for as long as instances remain to load. Jumps over as many
+    /// whole repetitions as fit (keeping the end of the run, where loading stops, simulated)
+    /// and returns the new cycle. Only for observers that want no events.
+    ///
+    /// Why the state is complete: decisions depend on ids and cycles only through
+    /// differences (`pid = id - back`, `pid < base`, `cycle >= start + offset`, the divider's
+    /// busy time), except `iteration < distance`, settled once `base` passed
+    /// `max_distance` iterations; ports are compared only within a group of overlapping
+    /// masks, so the usage differences inside each group decide every future choice.
+    fn skip_steady_state(&mut self, cycle: u64) -> u64 {
+        let n = self.plan.ops.len() as u64;
+        let (base, end) = (self.window.base(), self.window.end());
+        if base < u64::from(self.plan.max_distance) * n {
+            return cycle;
         }
+        let mut state = Vec::with_capacity(3 + 3 * (end - base) as usize);
+        state.extend([
+            u64::from(self.occupancy),
+            end - base,
+            self.divider_busy_until.saturating_sub(cycle),
+        ]);
+        for id in base..end {
+            let started = self.window.started(id);
+            if started == NOT_STARTED {
+                state.extend([u64::MAX, self.window.get(id).assigned]);
+            } else {
+                state.extend([cycle - started, u64::from(self.window.is_complete(id))]);
+            }
+        }
+        let usage = *self.ports.usage();
+        for &group in &self.plan.port_groups {
+            let ports = (0..MAX_PORTS).filter(|&p| group & (1 << p) != 0);
+            let least = ports.clone().map(|p| usage[p]).min().unwrap_or(0);
+            state.extend(ports.map(|p| usage[p] - least));
+        }
+        let Some(mark) = self.seen.get(&state) else {
+            if self.seen.len() >= MAX_SEEN {
+                self.seen.clear();
+            }
+            self.seen.insert(state, Mark { cycle, end, usage });
+            return cycle;
+        };
+        let (ids, cycles) = (end - mark.end, cycle - mark.cycle);
+        let room = self.options.max_cycles.saturating_sub(cycle + 1) / cycles;
+        let periods = ((self.total_instances - end) / ids.max(1)).min(room);
+        if ids == 0 || periods == 0 {
+            return cycle;
+        }
+        let per_port: [u64; MAX_PORTS] = std::array::from_fn(|p| usage[p] - mark.usage[p]);
+        self.seen.clear();
+        let (ids, cycles) = (ids * periods, cycles * periods);
+        let iterations = (ids / n) as u32;
+        self.window
+            .shift(ids, cycles, |r: &mut Waiting| r.iteration += iterations);
+        for e in &mut self.waiting {
+            *e = Entry::awake(e.id + ids);
+        }
+        self.next_iteration += iterations;
+        self.completed_instances += ids;
+        if self.divider_busy_until > cycle {
+            self.divider_busy_until += cycles;
+        }
+        if let Some(h) = &mut self.divider_holder {
+            h.iteration += iterations;
+        }
+        self.ports.add_usage(|p| per_port[p] * periods);
+        // Completions follow from the shifted starts.
+        self.completions.iter_mut().for_each(Vec::clear);
+        for id in self.window.base()..self.window.end() {
+            let started = self.window.started(id);
+            if started != NOT_STARTED && !self.window.is_complete(id) {
+                let w = self.window.get(id);
+                let op = &self.plan.ops[w.index as usize];
+                let done = started + u64::from(op.latency) - 1;
+                self.completions[(done & self.bucket_mask) as usize].push(Completion {
+                    id,
+                    inst: w.inst(op),
+                });
+            }
+        }
+        cycle + cycles
+    }
+
+    /// Capacities of the buffers that live through the run (for the memory-bound test).
+    #[cfg(test)]
+    fn footprint(&self) -> usize {
+        let buckets: usize = self.completions.iter().map(Vec::capacity).sum();
+        self.window.capacity()
+            + self.waiting.capacity()
+            + buckets
+            + self.causes.capacity()
+            + self.seen.len()
+    }
+}
+
+/// [`simulate`] that also returns the capacities its buffers reached.
+#[cfg(test)]
+pub(crate) fn simulate_with_footprint<O: Observer + ?Sized>(
+    program: &SimProgram,
+    machine: &SimMachine,
+    options: &SimOptions,
+    observer: &mut O,
+) -> (Result<SimOutcome, SimError>, usize) {
+    match Plan::new(program, machine, options) {
+        Ok(plan) => {
+            let mut engine = Engine::new(program, &plan, machine, options);
+            let out = engine.run(observer);
+            (out, engine.footprint())
+        }
+        Err(e) => (Err(e), 0),
     }
 }

@@ -42,6 +42,18 @@ pub enum WaitCause {
 
 /// Receives the simulation's events. Every method has a no-op default.
 pub trait Observer {
+    /// Whether this observer uses [`Observer::waited`]. When `false` the engine sends no
+    /// `waited` events and skips working out their causes, which makes a run several times
+    /// faster; observers that only count cycles or µops should say so.
+    fn wants_waits(&self) -> bool {
+        true
+    }
+    /// Whether this observer needs the events of every cycle. When `false` (it only wants
+    /// the outcome) the engine may skip, unreported, whole periods of a steady state that
+    /// repeat an earlier one exactly; `finished` still comes.
+    fn wants_cycles(&self) -> bool {
+        true
+    }
     /// A new cycle begins.
     fn cycle_started(&mut self, _cycle: u64) {}
     /// The front end loaded `uops` µops of `inst` into the scheduler.
@@ -64,6 +76,12 @@ pub trait Observer {
 
 /// Observers compose: a slice of them sees every event in order.
 impl Observer for [&mut dyn Observer] {
+    fn wants_waits(&self) -> bool {
+        self.iter().any(|o| o.wants_waits())
+    }
+    fn wants_cycles(&self) -> bool {
+        self.iter().any(|o| o.wants_cycles())
+    }
     fn cycle_started(&mut self, cycle: u64) {
         self.iter_mut().for_each(|o| o.cycle_started(cycle));
     }

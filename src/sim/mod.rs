@@ -17,13 +17,19 @@
 pub mod engine;
 mod event;
 mod options;
+mod plan;
 mod ports;
 mod program;
+mod window;
 
 pub use engine::{simulate, SimError, SimOutcome};
 pub use event::{InstRef, Observer, WaitCause};
 pub use options::{SimOptions, WhatIf};
 pub use program::{SimInput, SimInstr, SimMachine, SimProgram};
 
+#[cfg(test)]
+mod equivalence;
+#[cfg(test)]
+mod reference;
 #[cfg(test)]
 mod tests;

@@ -29,12 +29,22 @@ struct Counters {
 }
 
 /// Collects the per-line statistics of one run.
+///
+/// Events arrive by the million: counters live in a `Vec`, one slot per line, found from
+/// the event's program index without a map lookup (the map serves lines only).
 #[derive(Debug)]
 pub struct LineStats {
     lines: Vec<u32>,
-    counters: BTreeMap<u32, Counters>,
-    /// (producer line, consumer line) → cycles the consumer waited for the producer.
-    dep_waits: BTreeMap<(u32, u32), u64>,
+    /// Counters of each line, by slot.
+    counters: Vec<Counters>,
+    /// The line of each slot.
+    slot_lines: Vec<u32>,
+    /// Slot of each line.
+    slot_of_line: BTreeMap<u32, usize>,
+    /// Slot of each program index.
+    slot_of_index: Vec<usize>,
+    /// By consumer slot: (producer line, cycles the consumer waited for the producer).
+    dep_waits: Vec<Vec<(u32, u64)>>,
     port_count: usize,
     /// Reused buffer of blamed instances (iteration, index, line).
     scratch: Vec<(u32, u32, u32)>,
@@ -94,37 +104,49 @@ impl LineStats {
     /// Statistics for the lines of `program` on a machine with `port_count` ports.
     pub fn new(program: &SimProgram, port_count: usize) -> Self {
         let lines: Vec<u32> = program.instrs.iter().map(|i| i.line).collect();
-        let counters = lines
-            .iter()
-            .map(|&l| {
-                (
-                    l,
-                    Counters {
-                        port_uops: vec![0; port_count],
-                        caused_on_port: vec![0; port_count],
-                        had_on_port: vec![0; port_count],
-                        ..Counters::default()
-                    },
-                )
-            })
-            .collect();
-        LineStats {
-            lines,
-            counters,
-            dep_waits: BTreeMap::new(),
+        let mut stats = LineStats {
+            lines: lines.clone(),
+            counters: Vec::new(),
+            slot_lines: Vec::new(),
+            slot_of_line: BTreeMap::new(),
+            slot_of_index: Vec::new(),
+            dep_waits: Vec::new(),
             port_count,
             scratch: Vec::new(),
-        }
+        };
+        stats.slot_of_index = lines.iter().map(|&l| stats.slot(l)).collect();
+        stats
     }
 
-    fn counter(&mut self, line: u32) -> &mut Counters {
+    /// The slot of `line`, created on first use.
+    fn slot(&mut self, line: u32) -> usize {
+        if let Some(&s) = self.slot_of_line.get(&line) {
+            return s;
+        }
         let ports = self.port_count;
-        self.counters.entry(line).or_insert_with(|| Counters {
+        self.counters.push(Counters {
             port_uops: vec![0; ports],
             caused_on_port: vec![0; ports],
             had_on_port: vec![0; ports],
             ..Counters::default()
-        })
+        });
+        self.slot_lines.push(line);
+        self.dep_waits.push(Vec::new());
+        self.slot_of_line.insert(line, self.counters.len() - 1);
+        self.counters.len() - 1
+    }
+
+    /// The slot of an event's instruction: by its index, checked against its line (events
+    /// of another program fall back to the line).
+    fn slot_of(&mut self, inst: InstRef) -> usize {
+        match self.slot_of_index.get(inst.index as usize) {
+            Some(&s) if self.slot_lines[s] == inst.line => s,
+            _ => self.slot(inst.line),
+        }
+    }
+
+    fn counters_of_line(&self, line: u32) -> Option<&Counters> {
+        self.slot_of_line.get(&line).map(|&s| &self.counters[s])
     }
 
     /// The main table's rows in program order, per iteration.
@@ -134,7 +156,7 @@ impl LineStats {
             .instrs
             .iter()
             .map(|ins| {
-                let c = &self.counters[&ins.line];
+                let c = &self.counters[self.slot_of_line[&ins.line]];
                 LineRow {
                     line: ins.line,
                     uops: ins.uops.len() as u32,
@@ -153,20 +175,23 @@ impl LineStats {
 
     /// Whether any line used the divider (the divider column is shown only then).
     pub fn divider_used(&self) -> bool {
-        self.counters.values().any(|c| c.divider_cycles > 0)
+        self.counters.iter().any(|c| c.divider_cycles > 0)
     }
 
     /// The detail view of `line`, per iteration.
     pub fn detail(&self, line: u32, iterations: u32) -> Option<LineDetail> {
-        let c = self.counters.get(&line)?;
+        let c = self.counters_of_line(line)?;
         let per = |v: u64| v as f64 / f64::from(iterations.max(1));
         let mut deps: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
-        for (&(producer, consumer), &n) in &self.dep_waits {
-            if producer == line {
-                deps.entry(consumer).or_default().0 += n;
-            }
-            if consumer == line {
-                deps.entry(producer).or_default().1 += n;
+        for (slot, waits) in self.dep_waits.iter().enumerate() {
+            let consumer = self.slot_lines[slot];
+            for &(producer, n) in waits {
+                if producer == line {
+                    deps.entry(consumer).or_default().0 += n;
+                }
+                if consumer == line {
+                    deps.entry(producer).or_default().1 += n;
+                }
             }
         }
         let dependencies = deps
@@ -200,22 +225,25 @@ impl LineStats {
 
 impl Observer for LineStats {
     fn waited(&mut self, _cycle: u64, inst: InstRef, causes: &[WaitCause]) {
-        self.counter(inst.line).had_to_wait += 1;
+        let me = self.slot_of(inst);
+        self.counters[me].had_to_wait += 1;
         // Each blamed instruction is held responsible once (thesis Algorithm 4, `Blamed`).
         let mut blamed = std::mem::take(&mut self.scratch);
         blamed.clear();
         for cause in causes {
             match *cause {
                 WaitCause::Dependency { producer } => {
-                    *self
-                        .dep_waits
-                        .entry((producer.line, inst.line))
-                        .or_insert(0) += 1;
+                    let waits = &mut self.dep_waits[me];
+                    match waits.iter_mut().find(|(l, _)| *l == producer.line) {
+                        Some((_, n)) => *n += 1,
+                        None => waits.push((producer.line, 1)),
+                    }
                     blamed.push((producer.iteration, producer.index, producer.line));
                 }
                 WaitCause::Port { port, holder } => {
-                    self.counter(inst.line).had_on_port[port] += 1;
-                    self.counter(holder.line).caused_on_port[port] += 1;
+                    self.counters[me].had_on_port[port] += 1;
+                    let h = self.slot_of(holder);
+                    self.counters[h].caused_on_port[port] += 1;
                     blamed.push((holder.iteration, holder.index, holder.line));
                 }
                 WaitCause::Divider { holder } => {
@@ -226,19 +254,26 @@ impl Observer for LineStats {
         }
         blamed.sort_unstable();
         blamed.dedup();
-        for &(_, _, line) in &blamed {
-            self.counter(line).caused_to_wait += 1;
+        for &(iteration, index, line) in &blamed {
+            let s = self.slot_of(InstRef {
+                iteration,
+                index,
+                line,
+            });
+            self.counters[s].caused_to_wait += 1;
         }
         self.scratch = blamed;
     }
 
     fn uop_dispatched(&mut self, _cycle: u64, inst: InstRef, _uop: u32, port: Option<usize>) {
         if let Some(p) = port {
-            self.counter(inst.line).port_uops[p] += 1;
+            let s = self.slot_of(inst);
+            self.counters[s].port_uops[p] += 1;
         }
     }
 
     fn divider_used(&mut self, _cycle: u64, inst: InstRef, cycles: u32) {
-        self.counter(inst.line).divider_cycles += u64::from(cycles);
+        let s = self.slot_of(inst);
+        self.counters[s].divider_cycles += u64::from(cycles);
     }
 }

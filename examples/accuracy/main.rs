@@ -1,0 +1,217 @@
+//! The accuracy benchmark (issue #6 item 3): suaca's predictions against real measurements,
+//! with llvm-mca-19 beside it, per arch; error classes; a scatter plot.
+//!
+//! ```text
+//! cargo run --release --example accuracy -- [options]
+//!   --csv FILE        measured blocks, BHive layout (default ../shared/data/bhive/bhive_dev.csv)
+//!   --own FILE        more measured blocks, rows without `arch` are ZEN4 (our own harness)
+//!   --xml FILE        instruction data (default ../shared/data/uops/instructions.xml.zst)
+//!   --mca BIN         llvm-mca binary (default llvm-mca-19); --no-mca to skip it
+//!   --out DIR         plots and per-block CSV (default target/accuracy)
+//!   --limit N         first N blocks per arch only
+//!   --worst N         list the N blocks with the largest suaca error (default 15)
+//!   --emit-speed-inputs DIR [--repeat K]
+//!                     write DIR/blocks.txt (hex per line) and DIR/blocks.s (llvm-mca regions)
+//!                     of the CSV's blocks, K times over, for scripts/batch_speed.sh
+//! ```
+//! See `scripts/README.md` ("Accuracy benchmark") for what the numbers mean.
+#![forbid(unsafe_code)]
+
+mod bench;
+mod mca;
+mod plot;
+mod report;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bench::{Options, Tool};
+
+fn main() -> ExitCode {
+    match real_main() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("accuracy: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+struct Args {
+    csv: PathBuf,
+    own: Vec<PathBuf>,
+    xml: PathBuf,
+    mca: Option<String>,
+    out: PathBuf,
+    limit: Option<usize>,
+    worst: usize,
+    emit: Option<PathBuf>,
+    repeat: usize,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        csv: "../shared/data/bhive/bhive_dev.csv".into(),
+        own: Vec::new(),
+        xml: "../shared/data/uops/instructions.xml.zst".into(),
+        mca: Some("llvm-mca-19".into()),
+        out: "target/accuracy".into(),
+        limit: None,
+        worst: 15,
+        emit: None,
+        repeat: 1,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        let number = |v: String| v.parse::<usize>().map_err(|_| format!("bad number `{v}`"));
+        match flag.as_str() {
+            "--csv" => a.csv = value()?.into(),
+            "--own" => a.own.push(value()?.into()),
+            "--xml" => a.xml = value()?.into(),
+            "--mca" => a.mca = Some(value()?),
+            "--no-mca" => a.mca = None,
+            "--out" => a.out = value()?.into(),
+            "--limit" => a.limit = Some(number(value()?)?),
+            "--worst" => a.worst = number(value()?)?,
+            "--emit-speed-inputs" => a.emit = Some(value()?.into()),
+            "--repeat" => a.repeat = number(value()?)?.max(1),
+            _ => {
+                return Err(format!(
+                    "unknown option `{flag}` (see the doc comment of examples/accuracy/main.rs)"
+                ))
+            }
+        }
+    }
+    Ok(a)
+}
+
+fn real_main() -> Result<(), String> {
+    let args = parse_args()?;
+    for p in [&args.csv, &args.xml] {
+        if !p.exists() {
+            println!("accuracy: skipped: {} is missing", p.display());
+            return Ok(());
+        }
+    }
+    if let Some(dir) = &args.emit {
+        return emit_speed_inputs(&args, dir);
+    }
+    let mut csvs = vec![(args.csv.clone(), "SKL".to_string())];
+    csvs.extend(args.own.iter().map(|p| (p.clone(), "ZEN4".to_string())));
+    let opts = Options {
+        csvs,
+        xml: args.xml.clone(),
+        cache: args.out.join("cache"),
+        mca: args.mca.clone(),
+        scratch: args.out.clone(),
+        limit: args.limit,
+    };
+    let o = bench::run(&opts)?;
+    for s in o.skipped_rows.iter().take(10) {
+        eprintln!("accuracy: skipped row {s}");
+    }
+    for n in &o.notes {
+        eprintln!("accuracy: note: {n}");
+    }
+    println!(
+        "## Accuracy against measurements ({} blocks)\n",
+        o.blocks.len()
+    );
+    println!("{}\n", report::accuracy_table(&o));
+    println!(
+        "Prediction = steady-state cycles per iteration, (cycles(200 copies) - cycles(100)) / 100, \
+         for both tools; `llvm-mca-19 total/100` = Total Cycles / 100 at -iterations=100.\n\
+         suaca: {:.2} s for all blocks ({:.0} blocks/s); llvm-mca: {:.2} s at 100 iterations.\n",
+        o.suaca_time.as_secs_f64(),
+        o.blocks.len() as f64 / o.suaca_time.as_secs_f64().max(1e-9),
+        o.mca_time.as_secs_f64()
+    );
+    for arch in o.archs() {
+        let failed: Vec<&bench::Block> = o
+            .blocks
+            .iter()
+            .filter(|b| b.arch == arch && b.suaca.is_none())
+            .collect();
+        if let Some(first) = failed.first() {
+            let why = first.suaca_error.as_deref().unwrap_or("?");
+            let n = failed.len();
+            println!("suaca has no prediction for {n} {arch} block(s), e.g.: {why}\n");
+        }
+    }
+    println!(
+        "## Where suaca's error is\n\n{}\n",
+        report::class_tables(&o)
+    );
+    let stack = "stack (push/pop/call/ret)";
+    println!(
+        "## Without the blocks of the largest class ({stack})\n\n{}\n",
+        report::accuracy_table_of(&o, &|b| !b.tags.contains(&stack))
+    );
+    println!(
+        "## Largest suaca errors\n\n{}\n",
+        report::worst_blocks(&o, args.worst)
+    );
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut plots = vec![(Tool::Suaca, args.out.join("scatter-suaca.png"))];
+    if o.mca_ran {
+        plots.push((Tool::Mca, args.out.join("scatter-llvm-mca.png")));
+    }
+    for (tool, path) in plots {
+        plot::scatter(&o, tool, &path)?;
+        println!("wrote {}", path.display());
+    }
+    let csv = args.out.join("predictions.csv");
+    std::fs::write(&csv, predictions_csv(&o)).map_err(|e| format!("{}: {e}", csv.display()))?;
+    println!("wrote {}", csv.display());
+    Ok(())
+}
+
+/// Per-block results for later analysis.
+fn predictions_csv(o: &bench::Outcome) -> String {
+    let opt = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
+    let mut s = String::from(
+        "arch,case_id,hex,measured,suaca,llvm_mca,llvm_mca_total,bottleneck,tags,suaca_error\n",
+    );
+    for b in &o.blocks {
+        s.push_str(&format!(
+            "{},{},{},{:.4},{},{},{},{},{},\"{}\"\n",
+            b.arch,
+            b.case_id,
+            b.hex,
+            b.measured,
+            opt(b.suaca),
+            opt(b.mca),
+            opt(b.mca_total),
+            b.bottleneck.clone().unwrap_or_default(),
+            b.tags.join(";"),
+            b.suaca_error.clone().unwrap_or_default().replace('"', "'")
+        ));
+    }
+    s
+}
+
+/// The same blocks for `suaca batch` (hex lines) and llvm-mca (one region per block).
+fn emit_speed_inputs(args: &Args, dir: &std::path::Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.csv).map_err(|e| e.to_string())?;
+    let mut hex = String::new();
+    let mut blocks = Vec::new();
+    for _ in 0..args.repeat {
+        for r in suaca::batch::parse_input(&text).rows {
+            let Some(instrs) = suaca::input::parse_hex(&r.hex)
+                .ok()
+                .and_then(|b| suaca::decode::decode_bytes(&b, 0).ok())
+            else {
+                continue;
+            };
+            hex.push_str(&r.hex);
+            hex.push('\n');
+            blocks.push((blocks.len(), mca::gas_lines(&instrs)));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("blocks.txt"), hex).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("blocks.s"), mca::input(&blocks).text).map_err(|e| e.to_string())?;
+    println!("{} blocks", blocks.len());
+    Ok(())
+}

@@ -1,0 +1,152 @@
+//! The prediction of one block: what BHive measures, the steady-state cycles of one copy of
+//! the block unrolled.
+//!
+//! BHive times the block unrolled 100 and 200 times and reports
+//! (cycles(200 copies) − cycles(100 copies)) / 100; the difference cancels the start-up and
+//! drain of the pipeline. We do the same: the block is simulated as a loop body whose copies
+//! follow each other with no taken back edge (the engine has no branch cost; loop-carried
+//! dependencies connect copy k to copy k+1) for 2N copies, and the prediction is
+//! (cycles(2N) − cycles(N)) / N. Total cycles / N would add the latency of one copy spread
+//! over N — the error BHive's method avoids.
+//!
+//! How cycles(N) and cycles(2N) are obtained without simulating 3N copies is in
+//! [`super::steady`]: by default a short run extended along its periodic steady state, with
+//! the full run as fallback; [`Method::TwoRuns`] is BHive's literal method.
+
+use thiserror::Error;
+
+use super::model::ArchModel;
+use super::steady::{self, Method};
+use crate::analysis::program;
+use crate::bounds::{self, BoundKind, BoundOptions};
+use crate::cfg::Cfg;
+use crate::db::InstrDesc;
+use crate::decode::{self, DecodeError};
+use crate::deps::DepGraph;
+use crate::input::{parse_hex, InputError};
+use crate::ir::Instr;
+use crate::sim::SimError;
+
+/// How to predict.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PredictOptions {
+    /// Copies in the shorter run (BHive: 100); the longer run has twice as many.
+    pub copies: u32,
+    /// Cap on simulated cycles per run (a pathological block fails instead of hanging).
+    pub max_cycles: u64,
+    /// How cycles(N) and cycles(2N) are obtained.
+    pub method: Method,
+}
+
+impl Default for PredictOptions {
+    fn default() -> Self {
+        PredictOptions {
+            copies: 100,
+            max_cycles: 200_000_000,
+            method: Method::Extrapolate,
+        }
+    }
+}
+
+/// Why a block has no prediction. Every variant is per block: a batch goes on.
+#[derive(Debug, Error)]
+pub enum BlockError {
+    /// The input line itself is malformed.
+    #[error("malformed input line: {0}")]
+    Malformed(String),
+    /// The arch of the row has no model.
+    #[error("{0}")]
+    Arch(String),
+    /// The hex text is not hex.
+    #[error("invalid hex: {0}")]
+    Hex(#[from] InputError),
+    /// The bytes are not valid x86-64 code.
+    #[error("cannot decode: {0}")]
+    Decode(#[from] DecodeError),
+    /// No instruction of the block matched data of the arch.
+    #[error("no instruction of the block has data for {arch}")]
+    NoData {
+        /// The arch.
+        arch: String,
+    },
+    /// The simulation failed (cycle cap, too many µops, ...).
+    #[error("simulation failed: {0}")]
+    Sim(#[from] SimError),
+}
+
+/// The prediction of one block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    /// Canonical arch name.
+    pub arch: String,
+    /// Decoded instructions.
+    pub instructions: usize,
+    /// Instructions without data (left out of the simulation).
+    pub unsupported: usize,
+    /// Steady-state cycles per copy: (cycles(2N) − cycles(N)) / N.
+    pub cycles_per_iteration: f64,
+    /// N, the copies of the shorter run.
+    pub copies: u32,
+    /// Simulated cycles of N copies.
+    pub cycles_n: u64,
+    /// Simulated cycles of 2N copies.
+    pub cycles_2n: u64,
+    /// The largest analytic bound (cycles per iteration), if known.
+    pub bound_cycles: Option<f64>,
+    /// Its kind.
+    pub bottleneck: Option<BoundKind>,
+}
+
+/// Predicts the block written as `hex` (BHive's format; see [`crate::input::parse_hex`]).
+pub fn predict(
+    model: &ArchModel,
+    hex: &str,
+    opts: &PredictOptions,
+) -> Result<Prediction, BlockError> {
+    let bytes = parse_hex(hex)?;
+    let instrs = decode::decode_bytes(&bytes, 0)?;
+    predict_instrs(model, &instrs, opts)
+}
+
+/// Predicts decoded instructions (addresses as decoded, lines numbered from 0).
+pub fn predict_instrs(
+    model: &ArchModel,
+    instrs: &[Instr],
+    opts: &PredictOptions,
+) -> Result<Prediction, BlockError> {
+    let descs: Vec<Option<InstrDesc>> = instrs.iter().map(|i| model.db.describe(i).ok()).collect();
+    let unsupported = descs.iter().filter(|d| d.is_none()).count();
+    if unsupported == instrs.len() {
+        return Err(BlockError::NoData {
+            arch: model.name().to_string(),
+        });
+    }
+    let start = instrs.first().map_or(0, |i| i.address);
+    let end = instrs.last().map_or(0, |i| i.address + i.len() as u64);
+    // Two iterations: the CFG gets the loop edge, so copy k+1 depends on copy k.
+    let cfg = Cfg::build(instrs, start, end, 2);
+    let deps = DepGraph::build(instrs, &cfg, true);
+    let all: Vec<usize> = (0..instrs.len()).collect();
+    let prog = program::build(&all, &descs, &deps);
+    let n = opts.copies.max(1);
+    let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;
+    let (cycles_n, cycles_2n) = (c.n, c.two_n);
+    let b = bounds::compute(
+        instrs,
+        &descs,
+        &deps,
+        &model.machine.arch,
+        &BoundOptions::default(),
+    );
+    Ok(Prediction {
+        arch: model.name().to_string(),
+        instructions: instrs.len(),
+        unsupported,
+        cycles_per_iteration: cycles_2n.saturating_sub(cycles_n) as f64 / f64::from(n),
+        copies: n,
+        cycles_n,
+        cycles_2n,
+        bound_cycles: b.predicted,
+        bottleneck: b.bottleneck,
+    })
+}

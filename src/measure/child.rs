@@ -1,0 +1,242 @@
+//! The forked-child runner: fork with a pipe, child preparation (default fault handlers, alarm,
+//! CPU pinning), framed writes, reading and reaping. Every libc call here is `unsafe`; each
+//! block says why it is sound.
+//!
+//! Why fork: generated code can fault (SIGILL on an instruction the CPU lacks, SIGSEGV, SIGFPE
+//! on a division). In a child with *default* handlers a fault ends the child; the parent sees
+//! the signal and loses one benchmark, not the run. The child must not inherit handlers of the
+//! parent (e.g. a CLI's Ctrl-C handler): they could jump back into the parent's logic.
+
+use super::MeasureError;
+
+/// Creates a pipe and forks. Returns `(read_fd, write_fd, pid)`; `pid == 0` in the child.
+pub fn fork_with_pipe() -> Result<(i32, i32, i32), MeasureError> {
+    let mut fds = [0i32; 2];
+    #[allow(unsafe_code)]
+    // SAFETY: `fds` is a valid 2-element array for pipe2 to fill.
+    let rc = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
+    if rc != 0 {
+        return Err(MeasureError::Harness(format!(
+            "pipe: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
+    // after fork in practice: it writes to its pipe, calls sched_setaffinity/sigaction/alarm,
+    // executes pre-assembled kernels in memory mapped before the fork, and leaves with _exit.
+    // glibc's malloc is fork-safe (its arenas are reset in the child), so the small
+    // allocations of result messages cannot deadlock on a lock held by another parent thread.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        close(fds[0]);
+        close(fds[1]);
+        return Err(MeasureError::Harness(format!(
+            "fork: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    Ok((fds[0], fds[1], pid))
+}
+
+/// Child side: restore default handlers for fault signals, arm a timeout, pin to `cpu`.
+pub fn prepare_child(cpu: usize, timeout_s: u32) {
+    for sig in [
+        libc::SIGILL,
+        libc::SIGSEGV,
+        libc::SIGFPE,
+        libc::SIGBUS,
+        libc::SIGTRAP,
+        libc::SIGALRM,
+        libc::SIGINT,
+        libc::SIGTERM,
+    ] {
+        #[allow(unsafe_code)]
+        // SAFETY: installing SIG_DFL for a valid signal number has no preconditions.
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+        }
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: sigprocmask with a valid, initialised empty set unblocks all signals (so the
+    // alarm and faults are delivered even if the parent thread had them blocked).
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+        libc::alarm(timeout_s);
+    }
+    pin_to(cpu);
+}
+
+/// Pins the calling thread to `cpu` (best effort; returns whether it worked).
+pub fn pin_to(cpu: usize) -> bool {
+    #[allow(unsafe_code)]
+    // SAFETY: cpu_set_t is plain data; CPU_ZERO/CPU_SET write inside it (CPU_SET checks the
+    // index against the set size); sched_setaffinity reads `size_of::<cpu_set_t>()` bytes.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_ZERO(&mut set);
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    }
+}
+
+/// CPUs the process may run on.
+pub fn allowed_cpus() -> Vec<usize> {
+    #[allow(unsafe_code)]
+    // SAFETY: sched_getaffinity fills the zeroed, correctly sized set; CPU_ISSET reads inside it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return vec![0];
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
+}
+
+/// Writes all of `buf` to `fd` (child side; errors end the child).
+pub fn write_all(fd: i32, mut buf: &[u8]) {
+    while !buf.is_empty() {
+        #[allow(unsafe_code)]
+        // SAFETY: `buf` is a valid readable slice of `buf.len()` bytes.
+        let n = unsafe { libc::write(fd, buf.as_ptr().cast(), buf.len()) };
+        if n <= 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            exit_now(3);
+        }
+        buf = &buf[n as usize..];
+    }
+}
+
+/// Reads `fd` until end of file.
+pub fn read_to_end(fd: i32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        #[allow(unsafe_code)]
+        // SAFETY: `buf` is a valid writable buffer of `buf.len()` bytes.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            break;
+        }
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n as usize]);
+    }
+    out
+}
+
+/// Closes a descriptor we own.
+pub fn close(fd: i32) {
+    #[allow(unsafe_code)]
+    // SAFETY: `fd` is a descriptor this module created and has not closed yet.
+    unsafe {
+        libc::close(fd);
+    }
+}
+
+/// Reaps `pid` and reports how it ended.
+pub fn wait(pid: i32) -> Result<super::harness::ChildEnd, MeasureError> {
+    let mut status = 0i32;
+    loop {
+        #[allow(unsafe_code)]
+        // SAFETY: `status` is a valid out-pointer; `pid` is our own child.
+        let rc = unsafe { libc::waitpid(pid, &mut status, 0) };
+        if rc == pid {
+            break;
+        }
+        if rc < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return Err(MeasureError::Harness(format!(
+                "waitpid: {}",
+                std::io::Error::last_os_error()
+            )));
+        }
+    }
+    Ok(if libc::WIFSIGNALED(status) {
+        super::harness::ChildEnd::Signaled(libc::WTERMSIG(status))
+    } else {
+        super::harness::ChildEnd::Exited(libc::WEXITSTATUS(status))
+    })
+}
+
+/// Leaves the child immediately (no destructors, no atexit handlers, no stdio flush of the
+/// parent's buffers).
+pub fn exit_now(code: i32) -> ! {
+    #[allow(unsafe_code)]
+    // SAFETY: _exit is async-signal-safe and never returns.
+    unsafe {
+        libc::_exit(code)
+    }
+}
+
+/// Signal name for reports.
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGILL => "SIGILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGALRM => "SIGALRM (timeout)",
+        libc::SIGKILL => "SIGKILL",
+        _ => "signal",
+    }
+}
+
+/// `perf_event_attr` as the kernel reads it (first 128 bytes, `PERF_ATTR_SIZE_VER7`), written
+/// field by field into a zeroed buffer.
+#[repr(C)]
+struct PerfAttr {
+    words: [u64; 16],
+}
+
+/// `PERF_TYPE_HARDWARE`.
+pub const PERF_TYPE_HARDWARE: u32 = 0;
+/// `PERF_TYPE_RAW`.
+pub const PERF_TYPE_RAW: u32 = 4;
+/// `PERF_COUNT_HW_CPU_CYCLES`.
+pub const PERF_COUNT_HW_CPU_CYCLES: u64 = 0;
+
+/// Opens a counting perf event for the calling thread on any CPU, user space only, enabled.
+pub fn perf_open(kind: u32, config: u64) -> Result<i32, String> {
+    let mut attr = PerfAttr { words: [0; 16] };
+    attr.words[0] = kind as u64 | (128u64 << 32); // type, size
+    attr.words[1] = config;
+    // flags at byte 40: exclude_kernel (bit 5) | exclude_hv (bit 6); enabled from the start.
+    attr.words[5] = (1 << 5) | (1 << 6);
+    #[allow(unsafe_code)]
+    // SAFETY: perf_event_open reads `size` (128) bytes from `attr`, which is a live 128-byte
+    // struct; pid 0 / cpu -1 / group -1 / flags 0 measure the calling thread.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_perf_event_open,
+            &attr as *const PerfAttr,
+            0 as libc::pid_t,
+            -1 as libc::c_int,
+            -1 as libc::c_int,
+            0 as libc::c_ulong,
+        )
+    };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error().to_string());
+    }
+    Ok(fd as i32)
+}
+
+/// Reads a counting perf event (8-byte value).
+pub fn perf_read(fd: i32) -> Option<u64> {
+    let mut v = 0u64;
+    #[allow(unsafe_code)]
+    // SAFETY: reads at most 8 bytes into the local `v`.
+    let n = unsafe { libc::read(fd, (&mut v as *mut u64).cast(), 8) };
+    (n == 8).then_some(v)
+}

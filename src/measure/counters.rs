@@ -1,0 +1,278 @@
+//! Per-port µop counters (Mode B, Intel) and the port algorithms that turn counts into port
+//! usage: Algorithm 1 of uops.info (seed digest §1.7/§1.14) and `TP_ports` as the subset-max
+//! form of the LP (§1.8). Everything here except [`open_port_counters`] is pure and unit-tested
+//! on recorded values; this host (no PMU) never reaches the counter path at run time.
+
+use serde::{Deserialize, Serialize};
+
+/// One per-port counter event (Intel `EvtSel.Umask[.CMSK]`, digest §1.17).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PortEvent {
+    /// Port characters this counter covers (`"0"`, `"23"`, `"49"`).
+    pub ports: String,
+    /// Event select.
+    pub event: u8,
+    /// Unit mask.
+    pub umask: u8,
+    /// Counter mask.
+    pub cmask: u8,
+}
+
+impl PortEvent {
+    /// `PERF_TYPE_RAW` config value.
+    pub fn raw_config(&self) -> u64 {
+        self.event as u64 | (self.umask as u64) << 8 | (self.cmask as u64) << 24
+    }
+}
+
+/// The `UOPS_DISPATCHED_PORT.*` events of a uops.info Intel arch name, if known.
+pub fn port_events(arch: &str) -> Option<Vec<PortEvent>> {
+    let e = |ports: &str, event: u8, umask: u8| PortEvent {
+        ports: ports.into(),
+        event,
+        umask,
+        cmask: 0,
+    };
+    Some(match arch {
+        "HSW" | "BDW" | "SKL" | "SKX" | "KBL" | "CFL" | "CNL" | "CLX" => {
+            (0..8).map(|p| e(&p.to_string(), 0xA1, 1u8 << p)).collect()
+        }
+        "SNB" | "IVB" => vec![
+            e("0", 0xA1, 0x01),
+            e("1", 0xA1, 0x02),
+            e("2", 0xA1, 0x0C),
+            e("3", 0xA1, 0x30),
+            e("4", 0xA1, 0x40),
+            e("5", 0xA1, 0x80),
+        ],
+        "ICL" | "TGL" | "RKL" => vec![
+            e("0", 0xA1, 0x01),
+            e("1", 0xA1, 0x02),
+            e("23", 0xA1, 0x04),
+            e("49", 0xA1, 0x10),
+            e("5", 0xA1, 0x20),
+            e("6", 0xA1, 0x40),
+            e("78", 0xA1, 0x80),
+        ],
+        _ => return None,
+    })
+}
+
+/// Per-counter µops per repetition of the measured code, from differenced counter values:
+/// `(counts_long − counts_short) / reps`.
+pub fn ports_from_counters(short: &[u64], long: &[u64], reps: u64) -> Vec<f64> {
+    short
+        .iter()
+        .zip(long)
+        .map(|(a, b)| (*b as f64 - *a as f64) / reps.max(1) as f64)
+        .collect()
+}
+
+/// Sum of per-counter µops over the ports of `combo` (a counter counts when all its ports are
+/// in the combination, e.g. `49` inside `0149`).
+pub fn uops_on(events: &[PortEvent], per_counter: &[f64], combo: &str) -> f64 {
+    events
+        .iter()
+        .zip(per_counter)
+        .filter(|(e, _)| e.ports.chars().all(|c| combo.contains(c)))
+        .map(|(_, v)| *v)
+        .sum()
+}
+
+fn is_subset(a: &str, b: &str) -> bool {
+    a.chars().all(|c| b.contains(c))
+}
+
+/// Orders port combinations as Algorithm 1 wants them: by size, then by characters.
+pub fn sort_combos(mut combos: Vec<String>) -> Vec<String> {
+    for c in combos.iter_mut() {
+        let mut v: Vec<char> = c.chars().collect();
+        v.sort_unstable();
+        *c = v.into_iter().collect();
+    }
+    combos.sort_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+    combos.dedup();
+    combos
+}
+
+/// Algorithm 1 over recorded blocking experiments.
+///
+/// `experiments` holds, for each port combination, the µops counted on that combination's
+/// ports while `block_rep` copies of its blocking instruction ran next to one instance of the
+/// instruction. Returns `(combination, µops)` for every combination that must hold µops of the
+/// instruction (digest §1.7: subtract blockRep, then what strict subsets already hold; values
+/// rounded as `int(0.2 + x)`; experiments that lost blocker µops are discarded).
+pub fn algorithm1(experiments: &[(String, f64)], block_rep: f64) -> Vec<(String, u32)> {
+    let order = sort_combos(experiments.iter().map(|(c, _)| c.clone()).collect());
+    let mut found: Vec<(String, u32)> = Vec::new();
+    for pc in order {
+        let Some((_, measured)) = experiments
+            .iter()
+            .find(|(c, _)| sort_combos(vec![c.clone()])[0] == pc)
+        else {
+            continue;
+        };
+        if *measured < block_rep - 0.5 {
+            continue; // blockers did not all run on their ports: discard
+        }
+        let prev: u32 = found
+            .iter()
+            .filter(|(c, _)| c != &pc && is_subset(c, &pc))
+            .map(|(_, n)| *n)
+            .sum();
+        let total = (0.2 + measured).floor() as i64 - block_rep.round() as i64;
+        let mine = total - prev as i64;
+        if mine > 0 {
+            found.push((pc, mine as u32));
+        }
+    }
+    found
+}
+
+/// `TP_ports`: the optimum of the port-assignment LP, computed as
+/// `max over port sets Q of (µops whose combination ⊆ Q) / |Q|` (digest §1.8).
+pub fn tp_ports(usage: &[(String, u32)]) -> Option<f64> {
+    if usage.is_empty() {
+        return None;
+    }
+    let mut ports: Vec<char> = usage.iter().flat_map(|(c, _)| c.chars()).collect();
+    ports.sort_unstable();
+    ports.dedup();
+    if ports.len() > 16 {
+        return None;
+    }
+    let mut best = 0.0f64;
+    for mask in 1u32..(1 << ports.len()) {
+        let q: String = ports
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask >> i & 1 == 1)
+            .map(|(_, c)| *c)
+            .collect();
+        let load: u32 = usage
+            .iter()
+            .filter(|(c, _)| is_subset(c, &q))
+            .map(|(_, n)| *n)
+            .sum();
+        best = best.max(load as f64 / q.len() as f64);
+    }
+    Some((best * 100.0).round() / 100.0)
+}
+
+/// Mode A (no counters): µops of the instruction restricted to each blocked group, from cycle
+/// counts. `t` = cycles per (k blockers + 1 instruction) with the group's `n_ports` ports
+/// saturated: `u = t·n − k`. Returns the Algorithm-1 attribution and the largest distance of a
+/// raw estimate from its rounded value (the fit residual).
+pub fn infer_from_interference(groups: &[(String, usize, f64, f64)]) -> (Vec<(String, u32)>, f64) {
+    // groups: (ports, n_ports, k, cycles per body)
+    let mut exps = Vec::new();
+    let mut residual = 0.0f64;
+    for (ports, n, k, t) in groups {
+        let u = t * *n as f64 - k;
+        let r = u.round();
+        residual = residual.max((u - r).abs());
+        // Express as "counted µops" for Algorithm 1: k + u.
+        exps.push((ports.clone(), k + u.max(0.0)));
+    }
+    // Each experiment has its own k; normalise to block_rep 0 by subtracting k beforehand.
+    let normalised: Vec<(String, f64)> = exps
+        .iter()
+        .zip(groups)
+        .map(|((p, x), (_, _, k, _))| (p.clone(), x - k + 100.0))
+        .collect();
+    (algorithm1(&normalised, 100.0), residual)
+}
+
+/// Opens the per-port counters of `arch` for the calling thread (Mode B). Fails cleanly where
+/// the PMU is absent (as on this KVM host).
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+pub fn open_port_counters(arch: &str) -> Result<Vec<(PortEvent, i32)>, String> {
+    let evs = port_events(arch).ok_or_else(|| format!("no port counters known for {arch}"))?;
+    let mut out = Vec::new();
+    for e in evs {
+        match super::child::perf_open(super::child::PERF_TYPE_RAW, e.raw_config()) {
+            Ok(fd) => out.push((e, fd)),
+            Err(err) => {
+                for (_, fd) in out {
+                    super::child::close(fd);
+                }
+                return Err(format!("perf_event_open(raw {:#x}): {err}", e.raw_config()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skl_events() {
+        let e = port_events("SKL").unwrap();
+        assert_eq!(e.len(), 8);
+        assert_eq!(e[5].raw_config(), 0x20A1);
+        assert_eq!(port_events("ICL").unwrap()[3].ports, "49");
+        assert!(port_events("ZEN4").is_none());
+    }
+
+    #[test]
+    fn counters_to_ports() {
+        // Recorded: 1000 reps of `ADD_01 (R64, R64)` on SKL spread over p0156.
+        let short = [10, 12, 0, 0, 3, 9, 11, 0];
+        let long = [260, 262, 0, 0, 3, 259, 261, 0];
+        let p = ports_from_counters(&short, &long, 1000);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let ev = port_events("SKL").unwrap();
+        assert!((uops_on(&ev, &p, "0156") - 1.0).abs() < 1e-9);
+        assert!((uops_on(&ev, &p, "06") - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn algorithm1_adc_haswell() {
+        // ADC on HSW is 1*p06 + 1*p0156 (digest §1.6). Recorded blocking experiments with
+        // blockRep = 8: blocking p06 leaves 1 µop there (9 counted), blocking p0156 sees both
+        // µops (10 counted); p0 or p6 alone see nothing beyond the blockers.
+        let exps = vec![
+            ("0".to_string(), 8.1),
+            ("6".to_string(), 8.05),
+            ("06".to_string(), 9.02),
+            ("0156".to_string(), 9.95),
+        ];
+        let pu = algorithm1(&exps, 8.0);
+        assert_eq!(pu, vec![("06".to_string(), 1), ("0156".to_string(), 1)]);
+        assert_eq!(tp_ports(&pu), Some(0.5));
+    }
+
+    #[test]
+    fn algorithm1_discards_lost_blockers() {
+        let pu = algorithm1(&[("5".to_string(), 6.0), ("015".to_string(), 11.0)], 8.0);
+        assert_eq!(pu, vec![("015".to_string(), 3)]);
+    }
+
+    #[test]
+    fn subset_max_lp() {
+        // 3*p015 + 1*p23 → max(3/3, 1/2) = 1.0; 1*p0 + 1*p01 → 2/2 = 1.0; 1*p0156 → 0.25.
+        assert_eq!(tp_ports(&[("015".into(), 3), ("23".into(), 1)]), Some(1.0));
+        assert_eq!(tp_ports(&[("0".into(), 1), ("01".into(), 1)]), Some(1.0));
+        assert_eq!(tp_ports(&[("0156".into(), 1)]), Some(0.25));
+        assert_eq!(
+            tp_ports(&[("0".into(), 2), ("5".into(), 1), ("015".into(), 3)]),
+            Some(2.0)
+        );
+        assert_eq!(tp_ports(&[]), None);
+    }
+
+    #[test]
+    fn interference_inference() {
+        // vaddpd ymm on Zen 4 (FP23): blocked with 6 vaddpd-type blockers on FP23 → 3.5
+        // cycles; blocked on FP01 (6 vmulpd) → 3.0; on FP0123 (12 vpor) → 3.25.
+        let (pu, res) = infer_from_interference(&[
+            ("01".into(), 2, 6.0, 3.02),
+            ("23".into(), 2, 6.0, 3.5),
+            ("0123".into(), 4, 12.0, 3.26),
+        ]);
+        assert_eq!(pu, vec![("23".to_string(), 1)]);
+        assert!(res < 0.1);
+    }
+}

@@ -1,0 +1,303 @@
+//! The measurement engine: assembles a batch of kernels, runs them in forked, pinned children
+//! (each child calibrates before and after), converts ticks to core cycles and aggregates the
+//! per-process minima (median of processes, spread reported).
+
+use iced_x86::{Code, Instruction, Register};
+use serde::{Deserialize, Serialize};
+
+use super::child;
+use super::harness::{self, ChildEnd, HostIsa, Kernel, Outcome, Pair, PairRaw, Protocol, Spec};
+use super::jit::{DataMem, ExecMem, FnHandle, DATA_SIZE};
+use super::timer::{self, Calibration, CalibrationLimits, TimeBase};
+use super::MeasureError;
+
+#[derive(Serialize, Deserialize)]
+enum Msg {
+    Calib(u8, PairRaw),
+    Pair(u32, PairRaw),
+}
+
+/// Owner of the executable/data memory and the protocol.
+pub struct Engine {
+    exec: ExecMem,
+    data: DataMem,
+    /// Host ISA used by prologues.
+    pub isa: HostIsa,
+    /// CPU the children pin to.
+    pub cpu: usize,
+    /// Timing protocol.
+    pub proto: Protocol,
+    /// Children per batch (median of their minima).
+    pub processes: u32,
+    /// Calibration limits.
+    pub limits: CalibrationLimits,
+    /// Retries of a child whose calibration was refused.
+    pub calib_retries: u32,
+    /// Seconds before a child is killed.
+    pub timeout_s: u32,
+    /// Time base.
+    pub time_base: TimeBase,
+    /// Last accepted cycles-per-tick ratio.
+    pub last_ratio: Option<f64>,
+    calib_specs: Vec<Spec>,
+}
+
+/// The 1-cycle add chain and the 3-cycle imul chain used for calibration.
+pub fn calibration_specs() -> Vec<Spec> {
+    let chain = |code| Kernel {
+        body: vec![Instruction::with2(code, Register::RAX, Register::RAX).expect("chain")],
+        ..Kernel::default()
+    };
+    vec![
+        Spec::Unrolled {
+            kernel: chain(Code::Add_r64_rm64),
+            copies_a: 500,
+            copies_b: 1000,
+        },
+        Spec::Unrolled {
+            kernel: chain(Code::Imul_r64_rm64),
+            copies_a: 200,
+            copies_b: 400,
+        },
+    ]
+}
+
+impl Engine {
+    /// Maps memory and detects the time base.
+    pub fn new(cpu: usize, proto: Protocol, processes: u32) -> Result<Self, MeasureError> {
+        let exec = ExecMem::new(64 << 20)?;
+        let mut data = DataMem::new(DATA_SIZE)?;
+        harness::init_data(&mut data);
+        let time_base =
+            match child::perf_open(child::PERF_TYPE_HARDWARE, child::PERF_COUNT_HW_CPU_CYCLES) {
+                Ok(fd) => {
+                    let ok = child::perf_read(fd).is_some();
+                    child::close(fd);
+                    if ok {
+                        // Counter available; we still time with the TSC in-kernel but the ratio is
+                        // verified by the same calibration (see `describe`).
+                        TimeBase::PerfCycles
+                    } else {
+                        TimeBase::Tsc {
+                            perf_error: "perf counter opened but not readable".into(),
+                        }
+                    }
+                }
+                Err(e) => TimeBase::Tsc { perf_error: e },
+            };
+        Ok(Engine {
+            exec,
+            data,
+            isa: HostIsa::detect(),
+            cpu,
+            proto,
+            processes: processes.max(1),
+            limits: CalibrationLimits::default(),
+            calib_retries: 4,
+            timeout_s: 20,
+            time_base,
+            last_ratio: None,
+            calib_specs: calibration_specs(),
+        })
+    }
+
+    /// Mutable access to the shared data area (pointer chains for machine parameters).
+    pub fn data_mut(&mut self) -> &mut DataMem {
+        &mut self.data
+    }
+
+    /// Address r14 holds inside kernels.
+    pub fn r14(&self) -> u64 {
+        self.data.addr() + harness::DATA_BASE as u64
+    }
+
+    fn assemble_spec(&mut self, s: &Spec) -> Result<Pair, MeasureError> {
+        let mut one = |k: &Kernel, copies: usize| -> Result<FnHandle, MeasureError> {
+            let ip = self.exec.next_addr();
+            let code = harness::assemble(k, copies, self.isa, ip)?;
+            self.exec.push(&code)
+        };
+        Ok(match s {
+            Spec::Unrolled {
+                kernel,
+                copies_a,
+                copies_b,
+            } => {
+                let a = one(kernel, *copies_a)?;
+                let b = one(kernel, *copies_b)?;
+                Pair {
+                    a,
+                    b,
+                    a_mult: 1,
+                    b_mult: 1,
+                    units: (*copies_b - *copies_a) as f64,
+                }
+            }
+            Spec::Loop { kernel, copies } => {
+                let f = one(kernel, *copies)?;
+                Pair {
+                    a: f,
+                    b: f,
+                    a_mult: 1,
+                    b_mult: 2,
+                    units: *copies as f64,
+                }
+            }
+        })
+    }
+
+    /// Measures `specs`; returns one outcome per spec.
+    pub fn measure(&mut self, specs: &[Spec]) -> Result<Vec<Outcome>, MeasureError> {
+        self.exec.clear();
+        let calib: Vec<Pair> = self
+            .calib_specs
+            .clone()
+            .iter()
+            .map(|s| self.assemble_spec(s))
+            .collect::<Result<_, _>>()?;
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; specs.len()];
+        let mut pairs: Vec<Option<Pair>> = Vec::with_capacity(specs.len());
+        for (i, s) in specs.iter().enumerate() {
+            match self.assemble_spec(s) {
+                Ok(p) => pairs.push(Some(p)),
+                Err(MeasureError::Encode(e)) => {
+                    outcomes[i] = Some(Outcome::Encode(e));
+                    pairs.push(None);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let mut per_proc: Vec<Vec<f64>> = vec![Vec::new(); specs.len()];
+        let mut done_procs = 0;
+        let mut refused = 0;
+        while done_procs < self.processes {
+            let todo: Vec<usize> = (0..specs.len())
+                .filter(|&i| outcomes[i].is_none() && pairs[i].is_some())
+                .collect();
+            let (ratio, results) = match self.run_one(&calib, &pairs, &todo, &mut outcomes)? {
+                Ok(x) => x,
+                Err(e) => {
+                    refused += 1;
+                    if refused > self.calib_retries {
+                        return Err(MeasureError::Calibration(e.to_string()));
+                    }
+                    continue;
+                }
+            };
+            self.last_ratio = Some(ratio);
+            for (i, raw) in results {
+                per_proc[i].push(raw.ticks_per_unit() * ratio);
+            }
+            done_procs += 1;
+        }
+        Ok(outcomes
+            .into_iter()
+            .enumerate()
+            .map(|(i, o)| {
+                o.unwrap_or_else(|| match timer::median(&per_proc[i]) {
+                    Some(v) => Outcome::Cycles {
+                        value: v,
+                        spread: timer::spread(&per_proc[i]),
+                    },
+                    None => Outcome::Fault("no result".into()),
+                })
+            })
+            .collect())
+    }
+
+    /// One process worth of results over `todo` (re-forking after a fault so that a fault
+    /// costs one kernel). Returns the accepted ratio and (index, raw) results, or the
+    /// calibration refusal.
+    #[allow(clippy::type_complexity)]
+    fn run_one(
+        &mut self,
+        calib: &[Pair],
+        pairs: &[Option<Pair>],
+        todo: &[usize],
+        outcomes: &mut [Option<Outcome>],
+    ) -> Result<Result<(f64, Vec<(usize, PairRaw)>), timer::CalibrationError>, MeasureError> {
+        let mut results = Vec::new();
+        let mut ratios = Vec::new();
+        let mut rest: Vec<usize> = todo.to_vec();
+        loop {
+            let exec = &self.exec;
+            let data = &self.data;
+            let proto = self.proto;
+            let list = rest.clone();
+            let out = harness::run_child(self.cpu, self.timeout_s, |sink| {
+                let send = |sink: &mut harness::ChildSink, m: &Msg| {
+                    sink.send(&serde_json::to_vec(m).expect("serialize"));
+                };
+                let add = harness::measure_pair(exec, data, &calib[0], &proto);
+                send(sink, &Msg::Calib(0, add));
+                let imul = harness::measure_pair(exec, data, &calib[1], &proto);
+                send(sink, &Msg::Calib(1, imul));
+                for &i in &list {
+                    let p = pairs[i].as_ref().expect("assembled");
+                    let r = harness::measure_pair(exec, data, p, &proto);
+                    send(sink, &Msg::Pair(i as u32, r));
+                }
+                let add2 = harness::measure_pair(exec, data, &calib[0], &proto);
+                send(sink, &Msg::Calib(2, add2));
+            })?;
+            let mut cal = [None, None, None];
+            let mut got = Vec::new();
+            for m in &out.messages {
+                match serde_json::from_slice::<Msg>(m) {
+                    Ok(Msg::Calib(k, r)) => cal[k as usize & 3] = Some(r),
+                    Ok(Msg::Pair(i, r)) => got.push((i as usize, r)),
+                    Err(_) => {}
+                }
+            }
+            match out.end {
+                ChildEnd::Exited(0) => {
+                    let (Some(a), Some(b), Some(c)) = (cal[0], cal[1], cal[2]) else {
+                        return Err(MeasureError::Harness("child sent no calibration".into()));
+                    };
+                    let c = Calibration {
+                        add_before: a.ticks_per_unit(),
+                        add_after: c.ticks_per_unit(),
+                        imul: b.ticks_per_unit(),
+                    };
+                    match c.check(&self.limits) {
+                        Ok(r) => ratios.push(r),
+                        Err(e) => return Ok(Err(e)),
+                    }
+                    results.extend(got);
+                    break;
+                }
+                end => {
+                    // The first index without a result faulted.
+                    let sig = match end {
+                        ChildEnd::Signaled(s) => child::signal_name(s).to_string(),
+                        ChildEnd::Exited(c) => format!("child exit {c}"),
+                    };
+                    if cal[1].is_none() {
+                        return Err(MeasureError::Harness(format!(
+                            "calibration kernel died: {sig}"
+                        )));
+                    }
+                    let done: Vec<usize> = got.iter().map(|(i, _)| *i).collect();
+                    let Some(pos) = rest.iter().position(|i| !done.contains(i)) else {
+                        // All pairs done; the final calibration died: retry all.
+                        return Err(MeasureError::Harness(format!(
+                            "final calibration died: {sig}"
+                        )));
+                    };
+                    let bad = rest[pos];
+                    outcomes[bad] = Some(Outcome::Fault(sig));
+                    // Results before the fault are kept only if a later child confirms the
+                    // calibration; simplest sound choice: discard and re-run the rest.
+                    rest.retain(|&i| i != bad);
+                    if rest.is_empty() {
+                        // Nothing left; calibration of this child is irrelevant.
+                        let r = self.last_ratio.unwrap_or(1.0);
+                        return Ok(Ok((r, results)));
+                    }
+                }
+            }
+        }
+        let r = ratios[0];
+        Ok(Ok((r, results)))
+    }
+}

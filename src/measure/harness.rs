@@ -1,0 +1,591 @@
+//! Benchmark kernels, the timing protocol and the forked-child runner.
+//!
+//! A kernel is a generated function `f(iterations, data)`:
+//!
+//! ```text
+//! push callee-saved; r15 = iterations; r14 = data + DATA_BASE
+//! ldmxcsr; vector/mask/GPR initialisation (values from the plan)
+//! lfence; rdtsc → [r14 + T0]            (time starts)
+//! rax/rdx initialisation
+//! loop (64-byte aligned):  body × copies;  dec r15;  jnz loop
+//! lfence; rdtsc → [r14 + T1]            (time ends)
+//! emms? vzeroupper; cld; pop callee-saved; ret
+//! ```
+//!
+//! Generated code may use every register except r14 (data base), r15 (loop counter) and rsp.
+//!
+//! Protocol (docs/host-measurement.md): the child pins itself to one CPU, runs each kernel
+//! pair — two unroll counts, or two iteration counts — with iterations chosen so that a sample
+//! lasts about `sample_ticks`, warms up, and keeps the minimum of `reps` samples of each; the
+//! difference of the two minima divided by the extra work cancels call, loop and
+//! initialisation overhead.
+
+use iced_x86::code_asm::CodeAssembler;
+use iced_x86::{Code, Instruction, MemoryOperand, Register};
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+use super::jit::{DataMem, ExecMem, FnHandle};
+use serde::{Deserialize, Serialize};
+
+use super::MeasureError;
+
+/// How a kernel is timed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Spec {
+    /// `copies_b` vs `copies_a` copies of the body per iteration; result per extra copy.
+    Unrolled {
+        /// The kernel.
+        kernel: Kernel,
+        /// Copies of the shorter run.
+        copies_a: usize,
+        /// Copies of the longer run.
+        copies_b: usize,
+    },
+    /// The same kernel run for L and 2L iterations; result per body copy of one iteration
+    /// (includes the loop's own cost: `TP_loop`).
+    Loop {
+        /// The kernel.
+        kernel: Kernel,
+        /// Copies per iteration.
+        copies: usize,
+    },
+}
+
+/// Result of one spec.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// Cycles per unit (median over processes) and the relative spread between processes.
+    Cycles {
+        /// Median over processes.
+        value: f64,
+        /// (max − min)/median over processes.
+        spread: f64,
+    },
+    /// The kernel faulted with this signal (or timed out).
+    Fault(String),
+    /// Could not be assembled.
+    Encode(String),
+}
+
+impl Outcome {
+    /// The value, if measured.
+    pub fn value(&self) -> Option<f64> {
+        match self {
+            Outcome::Cycles { value, .. } => Some(*value),
+            _ => None,
+        }
+    }
+}
+
+/// Offset of r14 inside the data mapping (room for negative displacements below).
+pub const DATA_BASE: usize = 1 << 20;
+/// Start timestamp slot (relative to r14).
+pub const OFF_T0: i64 = -64;
+/// End timestamp slot.
+pub const OFF_T1: i64 = -56;
+/// MXCSR value loaded by every kernel.
+pub const OFF_MXCSR: i64 = -48;
+/// Mask register initial value (all ones).
+pub const OFF_KINIT: i64 = -40;
+/// 64-byte vector initial value.
+pub const OFF_VINIT: i64 = -256;
+/// Extra per-kernel constants (vector values for divisions etc.), 64 bytes per slot.
+pub const OFF_CONST: i64 = -4096;
+/// Benign lane value: a double close to 1.0 whose halves are the floats 1.0 and 1.875.
+pub const BENIGN: u64 = 0x3FF0_0000_3F80_0000;
+/// Size of the benchmark memory window used by instruction memory operands (from r14).
+pub const MEM_WINDOW: usize = 1 << 20;
+/// MXCSR: all exceptions masked, flush-to-zero and denormals-are-zero.
+pub const MXCSR: u32 = 0x9FC0;
+
+/// What the host supports for kernel prologues.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct HostIsa {
+    /// AVX (VEX ymm registers, vzeroupper).
+    pub avx: bool,
+    /// AVX-512F (zmm0–31, k registers).
+    pub avx512f: bool,
+    /// AVX-512BW (64-bit mask registers).
+    pub avx512bw: bool,
+}
+
+impl HostIsa {
+    /// Detects the running CPU.
+    #[cfg(target_arch = "x86_64")]
+    pub fn detect() -> Self {
+        HostIsa {
+            avx: std::arch::is_x86_feature_detected!("avx"),
+            avx512f: std::arch::is_x86_feature_detected!("avx512f"),
+            avx512bw: std::arch::is_x86_feature_detected!("avx512bw"),
+        }
+    }
+}
+
+/// A benchmark kernel before assembly.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Kernel {
+    /// Instructions run once before the timed region (after the default initialisation).
+    pub init: Vec<Instruction>,
+    /// GPR values set right before timing starts (`mov reg, imm64`), e.g. division operands.
+    pub gpr_init: Vec<(Register, u64)>,
+    /// One copy of the loop body.
+    pub body: Vec<Instruction>,
+    /// Whether the kernel touches MMX registers (then `emms` ends it).
+    pub uses_mmx: bool,
+}
+
+fn ins2r(code: Code, a: Register, b: Register) -> Instruction {
+    Instruction::with2(code, a, b).expect("valid register instruction")
+}
+
+fn ins_rm(code: Code, a: Register, m: MemoryOperand) -> Instruction {
+    Instruction::with2(code, a, m).expect("valid memory instruction")
+}
+
+fn ins_mr(code: Code, m: MemoryOperand, a: Register) -> Instruction {
+    Instruction::with2(code, m, a).expect("valid memory instruction")
+}
+
+/// `[r14 + off]`.
+pub fn mem(off: i64) -> MemoryOperand {
+    MemoryOperand::with_base_displ(Register::R14, off)
+}
+
+/// The GPRs generated code may write (everything but rsp, r14, r15).
+pub const FREE_GPR64: [Register; 13] = [
+    Register::RAX,
+    Register::RCX,
+    Register::RDX,
+    Register::RBX,
+    Register::RSI,
+    Register::RDI,
+    Register::RBP,
+    Register::R8,
+    Register::R9,
+    Register::R10,
+    Register::R11,
+    Register::R12,
+    Register::R13,
+];
+
+/// The prologue up to (not including) the time start, and the GPR init.
+fn prologue(a: &mut CodeAssembler, k: &Kernel, isa: HostIsa) -> Result<(), iced_x86::IcedError> {
+    for r in [
+        Register::RBX,
+        Register::RBP,
+        Register::R12,
+        Register::R13,
+        Register::R14,
+        Register::R15,
+    ] {
+        a.add_instruction(Instruction::with1(Code::Push_r64, r)?)?;
+    }
+    a.add_instruction(ins2r(Code::Mov_r64_rm64, Register::R15, Register::RDI))?;
+    a.add_instruction(Instruction::with2(
+        Code::Lea_r64_m,
+        Register::R14,
+        MemoryOperand::with_base_displ(Register::RSI, DATA_BASE as i64),
+    )?)?;
+    a.add_instruction(Instruction::with1(Code::Ldmxcsr_m32, mem(OFF_MXCSR))?)?;
+    // Vector registers. Legacy-SSE-only kernels start from a clean upper state (vzeroall),
+    // as uops.info does: with dirty upper halves Zen 4 runs SSE ops at half rate.
+    let legacy_only = k.body.iter().chain(&k.init).all(|i| {
+        let oc = i.code().op_code();
+        match oc.encoding() {
+            iced_x86::EncodingKind::Legacy => true,
+            iced_x86::EncodingKind::VEX => {
+                oc.l() == 0 && !(0..i.op_count()).any(|o| i.op_register(o).is_ymm())
+            }
+            _ => false,
+        }
+    });
+    if legacy_only {
+        if isa.avx {
+            a.vzeroall()?;
+        }
+        for i in 0..16u32 {
+            let x = reg_add(Register::XMM0, i);
+            a.add_instruction(ins_rm(Code::Movups_xmm_xmmm128, x, mem(OFF_VINIT)))?;
+        }
+        if isa.avx512f {
+            for i in 1..8u32 {
+                let kr = reg_add(Register::K0, i);
+                let code = if isa.avx512bw {
+                    Code::VEX_Kmovq_kr_km64
+                } else {
+                    Code::VEX_Kmovw_kr_km16
+                };
+                a.add_instruction(ins_rm(code, kr, mem(OFF_KINIT)))?;
+            }
+        }
+    } else if isa.avx512f {
+        for i in 0..32u32 {
+            let z = reg_add(Register::ZMM0, i);
+            a.add_instruction(ins_rm(
+                Code::EVEX_Vmovups_zmm_k1z_zmmm512,
+                z,
+                mem(OFF_VINIT),
+            ))?;
+        }
+        for i in 1..8u32 {
+            let kr = reg_add(Register::K0, i);
+            let code = if isa.avx512bw {
+                Code::VEX_Kmovq_kr_km64
+            } else {
+                Code::VEX_Kmovw_kr_km16
+            };
+            a.add_instruction(ins_rm(code, kr, mem(OFF_KINIT)))?;
+        }
+    } else if isa.avx {
+        for i in 0..16u32 {
+            let y = reg_add(Register::YMM0, i);
+            a.add_instruction(ins_rm(Code::VEX_Vmovups_ymm_ymmm256, y, mem(OFF_VINIT)))?;
+        }
+    } else {
+        for i in 0..16u32 {
+            let x = reg_add(Register::XMM0, i);
+            a.add_instruction(ins_rm(Code::Movups_xmm_xmmm128, x, mem(OFF_VINIT)))?;
+        }
+    }
+    if k.uses_mmx {
+        for i in 0..8u32 {
+            let m = reg_add(Register::MM0, i);
+            a.add_instruction(ins_rm(Code::Movq_mm_mmm64, m, mem(OFF_VINIT)))?;
+        }
+    }
+    // Default GPR values: small, distinct, non-zero; rax/rdx are set after rdtsc.
+    for (i, r) in FREE_GPR64.iter().enumerate() {
+        if matches!(*r, Register::RAX | Register::RDX) {
+            continue;
+        }
+        let v = k
+            .gpr_init
+            .iter()
+            .find(|(g, _)| g == r)
+            .map(|(_, v)| *v)
+            .unwrap_or(i as u64 + 1);
+        a.add_instruction(Instruction::with2(Code::Mov_r64_imm64, *r, v)?)?;
+    }
+    for ins in &k.init {
+        a.add_instruction(*ins)?;
+    }
+    Ok(())
+}
+
+/// `base + i` for registers of one class (ZMM0 + 3 = ZMM3).
+pub fn reg_add(base: Register, i: u32) -> Register {
+    let n = base as u32 + i;
+    // Register is a dense u8-repr enum; every caller stays inside the class.
+    Register::values()
+        .nth(n as usize)
+        .expect("register index in range")
+}
+
+fn timestamp(a: &mut CodeAssembler, off: i64) -> Result<(), iced_x86::IcedError> {
+    a.lfence()?;
+    a.rdtsc()?;
+    a.add_instruction(Instruction::with2(
+        Code::Shl_rm64_imm8,
+        Register::RDX,
+        32u32,
+    )?)?;
+    a.add_instruction(ins2r(Code::Or_r64_rm64, Register::RDX, Register::RAX))?;
+    a.add_instruction(ins_mr(Code::Mov_rm64_r64, mem(off), Register::RDX))?;
+    Ok(())
+}
+
+/// Assembles `k` with `copies` copies of the body per loop iteration, for address `ip`.
+pub fn assemble(k: &Kernel, copies: usize, isa: HostIsa, ip: u64) -> Result<Vec<u8>, MeasureError> {
+    let err = |e: iced_x86::IcedError| MeasureError::Encode(e.to_string());
+    // Size of everything before the loop, to align the loop start to 64 bytes.
+    let pre = {
+        let mut a = CodeAssembler::new(64).map_err(err)?;
+        pre_loop(&mut a, k, isa).map_err(err)?;
+        a.assemble(ip).map_err(err)?.len()
+    };
+    let pad = (64 - pre % 64) % 64;
+    let mut a = CodeAssembler::new(64).map_err(err)?;
+    pre_loop(&mut a, k, isa).map_err(err)?;
+    if pad > 0 {
+        a.db(&nop_padding(pad)).map_err(err)?;
+    }
+    let mut top = a.create_label();
+    a.set_label(&mut top).map_err(err)?;
+    for _ in 0..copies {
+        for ins in &k.body {
+            a.add_instruction(*ins).map_err(err)?;
+        }
+    }
+    a.add_instruction(Instruction::with1(Code::Dec_rm64, Register::R15).map_err(err)?)
+        .map_err(err)?;
+    a.jne(top).map_err(err)?;
+    timestamp(&mut a, OFF_T1).map_err(err)?;
+    if k.uses_mmx {
+        a.emms().map_err(err)?;
+    }
+    if isa.avx {
+        a.vzeroupper().map_err(err)?;
+    }
+    a.cld().map_err(err)?;
+    for r in [
+        Register::R15,
+        Register::R14,
+        Register::R13,
+        Register::R12,
+        Register::RBP,
+        Register::RBX,
+    ] {
+        a.add_instruction(Instruction::with1(Code::Pop_r64, r).map_err(err)?)
+            .map_err(err)?;
+    }
+    a.ret().map_err(err)?;
+    a.assemble(ip).map_err(err)
+}
+
+fn pre_loop(a: &mut CodeAssembler, k: &Kernel, isa: HostIsa) -> Result<(), iced_x86::IcedError> {
+    prologue(a, k, isa)?;
+    timestamp(a, OFF_T0)?;
+    for r in [Register::RAX, Register::RDX] {
+        let v = k
+            .gpr_init
+            .iter()
+            .find(|(g, _)| *g == r)
+            .map(|(_, v)| *v)
+            .unwrap_or(if r == Register::RAX { 1 } else { 3 });
+        a.add_instruction(Instruction::with2(Code::Mov_r64_imm64, r, v)?)?;
+    }
+    Ok(())
+}
+
+/// Multi-byte NOPs totalling `n` bytes (executed once, outside the loop).
+fn nop_padding(n: usize) -> Vec<u8> {
+    const NOP8: [u8; 8] = [0x0F, 0x1F, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00];
+    let mut v = Vec::with_capacity(n);
+    let mut left = n;
+    while left >= 8 {
+        v.extend_from_slice(&NOP8);
+        left -= 8;
+    }
+    v.extend(std::iter::repeat_n(0x90, left));
+    v
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// A timed comparison of two runs: `(t(b, L·b_mult) − t(a, L·a_mult)) / (L · units)`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Pair {
+    /// Shorter run.
+    pub a: FnHandle,
+    /// Longer run.
+    pub b: FnHandle,
+    /// Iteration multiplier of `a`.
+    pub a_mult: u64,
+    /// Iteration multiplier of `b`.
+    pub b_mult: u64,
+    /// Work units (e.g. extra body copies) per unit of `L`.
+    pub units: f64,
+}
+
+/// Raw outcome of one [`Pair`] in one process.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PairRaw {
+    /// Minimum ticks of `a`.
+    pub min_a: u64,
+    /// Minimum ticks of `b`.
+    pub min_b: u64,
+    /// Base iteration count L.
+    pub iters: u64,
+    /// Work units (copied from the pair).
+    pub units: f64,
+}
+
+impl PairRaw {
+    /// Ticks per work unit (the differenced result).
+    pub fn ticks_per_unit(&self) -> f64 {
+        (self.min_b as f64 - self.min_a as f64) / (self.iters as f64 * self.units)
+    }
+}
+
+/// Timing parameters.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Protocol {
+    /// Target duration of the longer sample, in TSC ticks.
+    pub sample_ticks: u64,
+    /// Warm-up runs of each function.
+    pub warmup: u32,
+    /// Timed repetitions of each function (minimum taken).
+    pub reps: u32,
+}
+
+impl Default for Protocol {
+    fn default() -> Self {
+        Protocol {
+            sample_ticks: 100_000,
+            warmup: 3,
+            reps: 21,
+        }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// Runs `f` with `iters` iterations and returns the elapsed TSC ticks stored by the kernel.
+pub fn time_once(exec: &ExecMem, data: &DataMem, f: FnHandle, iters: u64) -> u64 {
+    exec.call(f, iters, data);
+    let t0 = data.read_u64((DATA_BASE as i64 + OFF_T0) as usize);
+    let t1 = data.read_u64((DATA_BASE as i64 + OFF_T1) as usize);
+    t1.wrapping_sub(t0)
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// Measures one pair (to be called in the pinned child).
+pub fn measure_pair(exec: &ExecMem, data: &DataMem, p: &Pair, proto: &Protocol) -> PairRaw {
+    // Choose L from a probe of the longer run.
+    let mut probe = u64::MAX;
+    for _ in 0..3 {
+        probe = probe.min(time_once(exec, data, p.b, p.b_mult));
+    }
+    let per = probe.max(1);
+    let iters = (proto.sample_ticks / per).clamp(1, 10_000_000);
+    for _ in 0..proto.warmup {
+        time_once(exec, data, p.a, iters * p.a_mult);
+        time_once(exec, data, p.b, iters * p.b_mult);
+    }
+    let (mut min_a, mut min_b) = (u64::MAX, u64::MAX);
+    for _ in 0..proto.reps {
+        min_a = min_a.min(time_once(exec, data, p.a, iters * p.a_mult));
+        min_b = min_b.min(time_once(exec, data, p.b, iters * p.b_mult));
+    }
+    PairRaw {
+        min_a,
+        min_b,
+        iters,
+        units: p.units,
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// Initialises the shared data area: constants, benign memory contents.
+pub fn init_data(data: &mut DataMem) {
+    let base = DATA_BASE;
+    let bytes = data.bytes_mut();
+    // Whole area: the benign pattern (memory operands read plausible FP values).
+    for chunk in bytes.chunks_exact_mut(8) {
+        chunk.copy_from_slice(&BENIGN.to_le_bytes());
+    }
+    let put = |bytes: &mut [u8], off: i64, v: u64| {
+        let o = (base as i64 + off) as usize;
+        bytes[o..o + 8].copy_from_slice(&v.to_le_bytes());
+    };
+    put(bytes, OFF_T0, 0);
+    put(bytes, OFF_T1, 0);
+    put(bytes, OFF_MXCSR, MXCSR as u64);
+    put(bytes, OFF_KINIT, u64::MAX);
+}
+
+/// How a forked child ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChildEnd {
+    /// Normal exit with this status.
+    Exited(i32),
+    /// Killed by this signal (SIGALRM = timeout).
+    Signaled(i32),
+}
+
+/// Output of one child: the messages it sent, in order, and how it ended.
+#[derive(Clone, Debug)]
+pub struct ChildOutput {
+    /// Messages (framed by length) received through the pipe.
+    pub messages: Vec<Vec<u8>>,
+    /// How the child ended.
+    pub end: ChildEnd,
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// Writer handed to the child closure.
+pub struct ChildSink {
+    fd: i32,
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+impl ChildSink {
+    /// Sends one message to the parent (length-framed).
+    pub fn send(&mut self, msg: &[u8]) {
+        let mut buf = Vec::with_capacity(msg.len() + 4);
+        buf.extend_from_slice(&(msg.len() as u32).to_le_bytes());
+        buf.extend_from_slice(msg);
+        super::child::write_all(self.fd, &buf);
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// Forks a child pinned to `cpu` with default fault handlers and a `timeout_s` alarm, runs
+/// `body` in it and collects its messages.
+pub fn run_child<F: FnOnce(&mut ChildSink)>(
+    cpu: usize,
+    timeout_s: u32,
+    body: F,
+) -> Result<ChildOutput, MeasureError> {
+    let (rfd, wfd, pid) = super::child::fork_with_pipe()?;
+    if pid == 0 {
+        // Child.
+        super::child::close(rfd);
+        super::child::prepare_child(cpu, timeout_s);
+        let mut sink = ChildSink { fd: wfd };
+        body(&mut sink);
+        super::child::exit_now(0);
+    }
+    super::child::close(wfd);
+    let raw = super::child::read_to_end(rfd);
+    super::child::close(rfd);
+    let end = super::child::wait(pid)?;
+    let mut messages = Vec::new();
+    let mut i = 0;
+    while i + 4 <= raw.len() {
+        let n = u32::from_le_bytes(raw[i..i + 4].try_into().expect("4 bytes")) as usize;
+        if i + 4 + n > raw.len() {
+            break;
+        }
+        messages.push(raw[i + 4..i + 4 + n].to_vec());
+        i += 4 + n;
+    }
+    Ok(ChildOutput { messages, end })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pair_difference() {
+        let r = PairRaw {
+            min_a: 1000,
+            min_b: 3000,
+            iters: 10,
+            units: 100.0,
+        };
+        assert!((r.ticks_per_unit() - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn padding_lengths() {
+        for n in 0..64 {
+            assert_eq!(nop_padding(n).len(), n);
+        }
+    }
+
+    #[test]
+    fn kernel_assembles_with_aligned_loop() {
+        let k = Kernel {
+            body: vec![ins2r(Code::Add_r64_rm64, Register::RAX, Register::RAX)],
+            ..Kernel::default()
+        };
+        let isa = HostIsa {
+            avx: true,
+            avx512f: true,
+            avx512bw: true,
+        };
+        let code = assemble(&k, 10, isa, 0x10000).unwrap();
+        assert!(code.len() > 30);
+        assert_eq!(*code.last().unwrap(), 0xC3);
+    }
+}

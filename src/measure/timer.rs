@@ -1,0 +1,230 @@
+//! Time base: core cycles from `perf_event_open` when the PMU is available, otherwise the TSC
+//! calibrated against a dependent 1-cycle `add` chain (before and after every child run) and
+//! cross-checked with a 3-cycle `imul` chain.
+//!
+//! The acceptance logic is pure ([`Calibration::check`]) so it is unit-tested everywhere.
+
+use serde::{Deserialize, Serialize};
+
+/// Which clock the measurements use.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TimeBase {
+    /// Core cycles from `perf_event_open(PERF_COUNT_HW_CPU_CYCLES)`.
+    PerfCycles,
+    /// TSC ticks converted with a calibration ratio. `perf_error` says why perf was not used.
+    Tsc {
+        /// Why the core-cycle counter is unavailable.
+        perf_error: String,
+    },
+}
+
+impl TimeBase {
+    /// Short description for provenance attributes.
+    pub fn describe(&self) -> String {
+        match self {
+            TimeBase::PerfCycles => "core cycles (perf_event_open)".into(),
+            TimeBase::Tsc { .. } => {
+                "TSC calibrated per child against a 1-cycle add chain, checked with a 3-cycle imul chain"
+                    .into()
+            }
+        }
+    }
+}
+
+/// Limits of an acceptable calibration.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CalibrationLimits {
+    /// Maximum relative difference of the add chain before and after (0.02 = 2%).
+    pub max_drift: f64,
+    /// Expected imul chain latency in cycles.
+    pub imul_expected: f64,
+    /// Allowed deviation of the imul chain from `imul_expected`, in cycles.
+    pub imul_tolerance: f64,
+}
+
+impl Default for CalibrationLimits {
+    fn default() -> Self {
+        CalibrationLimits {
+            max_drift: 0.02,
+            imul_expected: 3.0,
+            imul_tolerance: 0.05,
+        }
+    }
+}
+
+/// One calibration: TSC ticks per link of the add chain before and after the benchmarks, and
+/// ticks per link of the imul chain.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Calibration {
+    /// Ticks per `add` (1 cycle) before.
+    pub add_before: f64,
+    /// Ticks per `add` after.
+    pub add_after: f64,
+    /// Ticks per `imul` (3 cycles).
+    pub imul: f64,
+}
+
+/// Why a calibration was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CalibrationError {
+    /// The add chain drifted between before and after.
+    #[error("core clock unstable: 1-cycle add chain took {before:.4} then {after:.4} TSC ticks ({drift:.1}% apart, limit {limit:.1}%)")]
+    Drift {
+        /// Ticks per add before.
+        before: f64,
+        /// Ticks per add after.
+        after: f64,
+        /// Relative drift in percent.
+        drift: f64,
+        /// Limit in percent.
+        limit: f64,
+    },
+    /// The imul chain did not come out at 3 cycles.
+    #[error("calibration cross-check failed: imul r64 chain measured {cycles:.3} cycles, expected {expected} ± {tol}")]
+    Imul {
+        /// Measured cycles.
+        cycles: f64,
+        /// Expected.
+        expected: f64,
+        /// Tolerance.
+        tol: f64,
+    },
+    /// Non-positive or non-finite values.
+    #[error("calibration produced no usable value (add {0:.4} ticks)")]
+    Invalid(f64),
+}
+
+impl Calibration {
+    /// Core cycles per TSC tick when the calibration is acceptable.
+    pub fn check(&self, lim: &CalibrationLimits) -> Result<f64, CalibrationError> {
+        let ok = |x: f64| x.is_finite() && x > 0.0;
+        if !ok(self.add_before) || !ok(self.add_after) || !ok(self.imul) {
+            return Err(CalibrationError::Invalid(self.add_before));
+        }
+        let drift = (self.add_after - self.add_before).abs() / self.add_before;
+        if drift > lim.max_drift {
+            return Err(CalibrationError::Drift {
+                before: self.add_before,
+                after: self.add_after,
+                drift: drift * 100.0,
+                limit: lim.max_drift * 100.0,
+            });
+        }
+        let ticks_per_cycle = (self.add_before + self.add_after) / 2.0;
+        let imul_cycles = self.imul / ticks_per_cycle;
+        if (imul_cycles - lim.imul_expected).abs() > lim.imul_tolerance {
+            return Err(CalibrationError::Imul {
+                cycles: imul_cycles,
+                expected: lim.imul_expected,
+                tol: lim.imul_tolerance,
+            });
+        }
+        Ok(1.0 / ticks_per_cycle)
+    }
+}
+
+/// Median of a non-empty slice (NaN-free); `None` if empty.
+pub fn median(v: &[f64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let n = s.len();
+    Some(if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    })
+}
+
+/// Relative spread `(max − min) / median` of per-process results.
+pub fn spread(v: &[f64]) -> f64 {
+    if v.len() < 2 {
+        return 0.0;
+    }
+    let lo = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let m = median(v).unwrap_or(0.0).abs().max(1e-9);
+    (hi - lo) / m
+}
+
+/// Rounds like uops.info's `fancyRound`: to a multiple of 1/5, 1/4 or 1/3 when within 0.015
+/// (tried in that order), otherwise to two decimals.
+pub fn fancy_round(x: f64) -> f64 {
+    for d in [5.0, 4.0, 3.0] {
+        let r = (x * d).round() / d;
+        if (r - x).abs() <= 0.015 {
+            return r;
+        }
+    }
+    (x * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_stable_calibration() {
+        let c = Calibration {
+            add_before: 0.7027,
+            add_after: 0.7030,
+            imul: 2.109,
+        };
+        let cpt = c.check(&CalibrationLimits::default()).unwrap();
+        assert!((cpt - 1.4229).abs() < 0.001, "{cpt}");
+    }
+
+    #[test]
+    fn refuses_drift() {
+        let c = Calibration {
+            add_before: 0.70,
+            add_after: 0.73,
+            imul: 2.1,
+        };
+        assert!(matches!(
+            c.check(&CalibrationLimits::default()),
+            Err(CalibrationError::Drift { .. })
+        ));
+    }
+
+    #[test]
+    fn refuses_bad_imul() {
+        // Double-pumped ALU (X-Ray's Pentium 4 case): add appears at half a cycle.
+        let c = Calibration {
+            add_before: 0.35,
+            add_after: 0.35,
+            imul: 2.1,
+        };
+        let e = c.check(&CalibrationLimits::default()).unwrap_err();
+        assert!(matches!(e, CalibrationError::Imul { .. }), "{e}");
+        assert!(e.to_string().contains("imul"));
+    }
+
+    #[test]
+    fn refuses_garbage() {
+        let c = Calibration {
+            add_before: 0.0,
+            add_after: 0.7,
+            imul: 2.1,
+        };
+        assert!(c.check(&CalibrationLimits::default()).is_err());
+    }
+
+    #[test]
+    fn median_and_spread() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[1.0, 2.0]), Some(1.5));
+        assert_eq!(median(&[]), None);
+        assert!((spread(&[1.0, 1.01, 1.02]) - 0.02 / 1.01).abs() < 1e-9);
+    }
+
+    #[test]
+    fn fancy_rounding() {
+        assert_eq!(fancy_round(0.251), 0.25);
+        assert_eq!(fancy_round(0.334), 1.0 / 3.0);
+        assert_eq!(fancy_round(0.198), 0.2);
+        assert_eq!(fancy_round(0.4567), 0.46);
+    }
+}

@@ -1,0 +1,458 @@
+//! The engine against its former self (`reference.rs`, the engine before the speed rewrite):
+//! on random programs and machines, for every what-if combination, both must return the same
+//! outcome (or error) and emit the same events in the same order. Observers that decline
+//! `waited` events must see the same trace without them; observers that want no events
+//! (the engine then skips steady states) must get the same outcome. Also: memory stays
+//! bounded however many iterations run.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use proptest::prelude::*;
+
+use super::engine::{simulate_with_footprint, MAX_UOPS_PER_INSTR};
+use super::reference;
+use super::*;
+use crate::uarch::PortMask;
+
+/// One event, as the observer saw it.
+#[derive(Clone, Debug, PartialEq)]
+enum Ev {
+    Cycle(u64),
+    Loaded(u64, InstRef, u32),
+    Waited(u64, InstRef, Vec<WaitCause>),
+    Dispatched(u64, InstRef, u32, Option<usize>),
+    Divider(u64, InstRef, u32),
+    Started(u64, InstRef),
+    Completed(u64, InstRef),
+    Finished(u64),
+}
+
+/// Records every event; `waits: false` declines `waited` events.
+struct Trace {
+    waits: bool,
+    events: Vec<Ev>,
+}
+
+impl Trace {
+    fn new(waits: bool) -> Self {
+        Trace {
+            waits,
+            events: Vec::new(),
+        }
+    }
+
+    /// A digest of the whole trace (stable within one build: fixed SipHash keys).
+    fn hash(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        format!("{:?}", self.events).hash(&mut h);
+        h.finish()
+    }
+}
+
+impl Observer for Trace {
+    fn wants_waits(&self) -> bool {
+        self.waits
+    }
+    fn cycle_started(&mut self, cycle: u64) {
+        self.events.push(Ev::Cycle(cycle));
+    }
+    fn loaded(&mut self, cycle: u64, inst: InstRef, uops: u32) {
+        self.events.push(Ev::Loaded(cycle, inst, uops));
+    }
+    fn waited(&mut self, cycle: u64, inst: InstRef, causes: &[WaitCause]) {
+        assert!(self.waits, "waited sent to an observer that declined it");
+        self.events.push(Ev::Waited(cycle, inst, causes.to_vec()));
+    }
+    fn uop_dispatched(&mut self, cycle: u64, inst: InstRef, uop: u32, port: Option<usize>) {
+        self.events.push(Ev::Dispatched(cycle, inst, uop, port));
+    }
+    fn divider_used(&mut self, cycle: u64, inst: InstRef, cycles: u32) {
+        self.events.push(Ev::Divider(cycle, inst, cycles));
+    }
+    fn started(&mut self, cycle: u64, inst: InstRef) {
+        self.events.push(Ev::Started(cycle, inst));
+    }
+    fn completed(&mut self, cycle: u64, inst: InstRef) {
+        self.events.push(Ev::Completed(cycle, inst));
+    }
+    fn finished(&mut self, cycles: u64) {
+        self.events.push(Ev::Finished(cycles));
+    }
+}
+
+/// Panics with the first difference between two traces.
+fn assert_same_trace(new: &[Ev], old: &[Ev], what: &str) {
+    if let Some(i) = (0..new.len().min(old.len())).find(|&i| new[i] != old[i]) {
+        panic!(
+            "{what}: event {i} differs\n new: {:?}\n old: {:?}\n before: {:?}",
+            new[i],
+            old[i],
+            &old[i.saturating_sub(5)..i]
+        );
+    }
+    assert_eq!(new.len(), old.len(), "{what}: trace lengths differ");
+}
+
+fn every_what_if() -> impl Iterator<Item = WhatIf> {
+    (0u8..8).map(|m| WhatIf {
+        perfect_frontend: m & 1 != 0,
+        infinite_ports: m & 2 != 0,
+        no_deps: m & 4 != 0,
+    })
+}
+
+/// Runs both engines on every what-if combination and compares everything they report.
+fn check_equivalent(program: &SimProgram, machine: &SimMachine, base: &SimOptions) {
+    for what_if in every_what_if() {
+        let options = SimOptions { what_if, ..*base };
+        let mut old = Trace::new(true);
+        let old_out = reference::simulate(program, machine, &options, &mut old);
+        let mut new = Trace::new(true);
+        let new_out = simulate(program, machine, &options, &mut new);
+        assert_eq!(new_out, old_out, "outcome, {what_if:?}");
+        assert_same_trace(&new.events, &old.events, &format!("{what_if:?}"));
+        assert_eq!(new.hash(), old.hash());
+        // Declining `waited` changes nothing else.
+        let mut quiet = Trace::new(false);
+        let quiet_out = simulate(program, machine, &options, &mut quiet);
+        assert_eq!(quiet_out, old_out, "outcome without waits, {what_if:?}");
+        old.events.retain(|e| !matches!(e, Ev::Waited(..)));
+        let what = format!("no waits, {what_if:?}");
+        assert_same_trace(&quiet.events, &old.events, &what);
+        // Wanting no events lets the engine skip steady states: same outcome.
+        let outcome = simulate(program, machine, &options, &mut Nothing(false, false));
+        assert_eq!(outcome, old_out, "outcome only, {what_if:?}");
+    }
+}
+
+fn arb_instr(index: u32, ports: u32) -> impl Strategy<Value = SimInstr> {
+    // Masks over one port more than the machine has: such µops can never be placed.
+    let mask = prop_oneof![
+        1 => Just(0u32),
+        8 => 1u32..(1 << ports),
+        1 => 0u32..(1 << (ports + 1)),
+    ];
+    let uops = prop_oneof![
+        1 => Just(0usize),
+        8 => 1usize..=3,
+        1 => 4usize..=9,
+    ];
+    let input = (
+        0..=index + 2,
+        prop_oneof![3 => Just(0u32), 3 => Just(1u32), 1 => Just(2u32)],
+        0u32..=12,
+    )
+        .prop_map(move |(p, distance, offset)| {
+            // Same-iteration edges come from earlier instructions.
+            let (producer, distance) = match (distance, index) {
+                (0, 0) => (p % (index + 3), 1),
+                (0, _) => (p % index, 0),
+                (d, _) => (p % (index + 3), d),
+            };
+            SimInput {
+                producer,
+                distance,
+                offset,
+            }
+        });
+    let div = prop_oneof![4 => Just(0u32), 1 => 1u32..=12];
+    let uops = uops.prop_flat_map(move |k| prop::collection::vec(mask.clone(), k));
+    (uops, 0u32..=20, div, prop::collection::vec(input, 0..=3)).prop_map(
+        move |(uops, latency, div_cycles, inputs)| SimInstr {
+            line: index * 2,
+            uops: uops.into_iter().map(PortMask).collect(),
+            latency,
+            div_cycles,
+            inputs,
+        },
+    )
+}
+
+/// A program of up to 8 instructions whose producers all lie inside it.
+fn arb_program(ports: u32) -> impl Strategy<Value = SimProgram> {
+    (1u32..=8).prop_flat_map(move |n| {
+        (0..n)
+            .map(|i| arb_instr(i, ports))
+            .collect::<Vec<_>>()
+            .prop_map(move |mut instrs| {
+                for ins in &mut instrs {
+                    for input in &mut ins.inputs {
+                        input.producer %= n;
+                    }
+                }
+                SimProgram { instrs }
+            })
+    })
+}
+
+fn arb_case() -> impl Strategy<Value = (SimProgram, SimMachine, SimOptions)> {
+    (1u32..=8).prop_flat_map(|ports| {
+        let machine = (1u32..=6, 1u32..=40, prop::option::of(0..ports as usize)).prop_map(
+            move |(issue_width, scheduler_size, divider_port)| SimMachine {
+                issue_width,
+                scheduler_size,
+                port_count: ports as usize,
+                divider_port,
+            },
+        );
+        let options = (1u32..=60, prop_oneof![1 => 1u64..200, 4 => Just(4000u64)]).prop_map(
+            |(iterations, max_cycles)| SimOptions {
+                max_cycles,
+                ..SimOptions::new(iterations)
+            },
+        );
+        (arb_program(ports), machine, options)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn same_outcome_and_events_as_the_reference((program, machine, options) in arb_case()) {
+        check_equivalent(&program, &machine, &options);
+    }
+}
+
+fn skl() -> SimMachine {
+    SimMachine {
+        issue_width: 4,
+        scheduler_size: 97,
+        port_count: 8,
+        divider_port: Some(0),
+    }
+}
+
+/// The block of `benches/simulate.rs`, 200 iterations.
+fn bench_block() -> SimProgram {
+    let alu = PortMask(0b0110_0011);
+    let load = PortMask(0b0000_1100);
+    let vec = PortMask(0b0000_0011);
+    let instrs = (0..20u32)
+        .map(|i| {
+            let (uops, latency) = match i % 5 {
+                0 => (vec![load], 5),
+                1 => (vec![vec, load], 9),
+                2 => (vec![alu], 1),
+                3 => (vec![vec], 4),
+                _ => (vec![alu, PortMask(0b0001_0000)], 1),
+            };
+            let mut inputs = Vec::new();
+            if i > 0 && i % 5 != 0 {
+                inputs.push(SimInput {
+                    producer: i - 1,
+                    distance: 0,
+                    offset: 1,
+                });
+            }
+            if i % 7 == 0 {
+                inputs.push(SimInput {
+                    producer: i,
+                    distance: 1,
+                    offset: 1,
+                });
+            }
+            SimInstr {
+                line: i,
+                uops,
+                latency,
+                div_cycles: 0,
+                inputs,
+            }
+        })
+        .collect();
+    SimProgram { instrs }
+}
+
+#[test]
+fn benchmark_block_matches_the_reference() {
+    check_equivalent(&bench_block(), &skl(), &SimOptions::new(200));
+}
+
+/// Edge cases the random programs rarely reach: the largest instruction (64 µops, loaded
+/// over many cycles into a scheduler grown to hold it), divisions longer than their
+/// latency, offsets beyond the producer's latency, and a deadlock ending at the cycle limit.
+#[test]
+fn edge_cases_match_the_reference() {
+    let p0 = PortMask::single(0);
+    let p01 = PortMask(0b11);
+    let wide = SimInstr {
+        line: 0,
+        uops: vec![p01; 64],
+        latency: 3,
+        div_cycles: 0,
+        inputs: vec![],
+    };
+    let div = SimInstr {
+        line: 1,
+        uops: vec![p0, p01],
+        latency: 2,
+        div_cycles: 9,
+        inputs: vec![SimInput {
+            producer: 0,
+            distance: 0,
+            offset: 30,
+        }],
+    };
+    let small = SimMachine {
+        scheduler_size: 5,
+        ..skl()
+    };
+    let program = SimProgram {
+        instrs: vec![wide, div.clone()],
+    };
+    check_equivalent(&program, &small, &SimOptions::new(7));
+    let self_dep = SimInstr {
+        inputs: vec![SimInput {
+            producer: 0,
+            distance: 0,
+            offset: 1,
+        }],
+        ..div
+    };
+    let stuck = SimProgram {
+        instrs: vec![self_dep],
+    };
+    let limited = SimOptions {
+        max_cycles: 500,
+        ..SimOptions::new(3)
+    };
+    check_equivalent(&stuck, &skl(), &limited);
+}
+
+#[test]
+fn errors_match_the_reference() {
+    let ok = SimInstr {
+        line: 0,
+        uops: vec![PortMask(1)],
+        latency: 1,
+        div_cycles: 0,
+        inputs: vec![],
+    };
+    let huge = SimInstr {
+        uops: vec![PortMask(1); MAX_UOPS_PER_INSTR + 1],
+        ..ok.clone()
+    };
+    let programs = [
+        SimProgram::default(),
+        SimProgram {
+            instrs: vec![ok.clone(), huge],
+        },
+    ];
+    for program in &programs {
+        check_equivalent(program, &skl(), &SimOptions::new(4));
+    }
+    let zero_width = SimMachine {
+        issue_width: 0,
+        ..skl()
+    };
+    let program = SimProgram { instrs: vec![ok] };
+    check_equivalent(&program, &zero_width, &SimOptions::new(4));
+    check_equivalent(&program, &skl(), &SimOptions::new(0));
+    check_equivalent(
+        &program,
+        &skl(),
+        &SimOptions::new(SimOptions::MAX_ITERATIONS + 1),
+    );
+}
+
+#[test]
+fn a_producer_outside_the_program_is_an_error() {
+    let program = SimProgram {
+        instrs: vec![SimInstr {
+            line: 4,
+            uops: vec![PortMask(1)],
+            latency: 1,
+            div_cycles: 0,
+            inputs: vec![SimInput {
+                producer: 1,
+                distance: 1,
+                offset: 1,
+            }],
+        }],
+    };
+    let mut trace = Trace::new(true);
+    assert_eq!(
+        simulate(&program, &skl(), &SimOptions::new(2), &mut trace),
+        Err(SimError::UnknownProducer { line: 4 })
+    );
+}
+
+/// Memory does not grow with the iteration count: the buffers of a run of a million
+/// iterations are as big as those of a thousand.
+#[test]
+fn memory_does_not_grow_with_iterations() {
+    // A load-op (latency 9) feeding an add: a dozen instances in flight.
+    let mut instrs = bench_block().instrs[1..3].to_vec();
+    instrs[0].inputs.clear();
+    instrs[1].inputs[0].producer = 0;
+    let program = SimProgram { instrs };
+    for waits in [false, true] {
+        let footprint = |iterations| {
+            let options = SimOptions::new(iterations);
+            let (out, size) =
+                simulate_with_footprint(&program, &skl(), &options, &mut Nothing(waits, true));
+            out.expect("runs");
+            size
+        };
+        let small = footprint(1_000);
+        assert_eq!(
+            footprint(SimOptions::MAX_ITERATIONS),
+            small,
+            "waits: {waits}"
+        );
+        assert!(small < 1024, "{small}");
+    }
+}
+
+/// Observes nothing; says whether it wants `waited` events and the events of every cycle.
+struct Nothing(bool, bool);
+impl Observer for Nothing {
+    fn wants_waits(&self) -> bool {
+        self.0
+    }
+    fn wants_cycles(&self) -> bool {
+        self.1
+    }
+}
+
+/// Long runs, where skipping steady states pays: the outcome of the benchmark block and of
+/// the thesis' `adc` chain matches the reference's.
+#[test]
+fn skipped_steady_states_keep_the_outcome() {
+    let p06 = PortMask(0b0100_0001);
+    let adc = SimProgram {
+        instrs: (0..8u32)
+            .map(|l| SimInstr {
+                line: l,
+                uops: vec![p06],
+                latency: 1,
+                div_cycles: 0,
+                inputs: vec![
+                    SimInput {
+                        producer: (l + 7) % 8,
+                        distance: u32::from(l == 0),
+                        offset: 1,
+                    },
+                    SimInput {
+                        producer: l,
+                        distance: 1,
+                        offset: 1,
+                    },
+                ],
+            })
+            .collect(),
+    };
+    for program in [bench_block(), adc] {
+        for what_if in every_what_if() {
+            let options = SimOptions {
+                what_if,
+                ..SimOptions::new(3000)
+            };
+            let old = reference::simulate(&program, &skl(), &options, &mut Nothing(true, true));
+            let new = simulate(&program, &skl(), &options, &mut Nothing(false, false));
+            assert_eq!(new, old, "{what_if:?}");
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! The program as the cycle loop reads it: per-instruction facts precomputed once per run,
+//! flattened into a few contiguous arrays, so the hot loop never divides, multiplies or
+//! follows a `Vec` of `Vec`s.
+//!
+//! Also validates the run's parameters (in the order callers have always seen the errors).
+
+use super::engine::{SimError, MAX_UOPS_PER_INSTR};
+use super::options::SimOptions;
+use super::program::{SimMachine, SimProgram};
+use crate::uarch::PortMask;
+
+/// `Op::div_uop` of an instruction that does not use the divider.
+pub(crate) const NO_DIV: u32 = u32::MAX;
+
+/// One program instruction, precomputed.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Op {
+    /// The line events report.
+    pub line: u32,
+    /// µops the instruction occupies in the scheduler (at least 1: a µop without ports
+    /// stands for instructions that use none).
+    pub uops: u32,
+    /// Bits `0..uops` set: the value of `assigned` once every µop has a port.
+    pub all: u64,
+    /// Its µops' port masks are `Plan::masks[first_mask..first_mask + uops]`.
+    pub first_mask: u32,
+    /// Cycles from start to completion (at least 1).
+    pub latency: u32,
+    /// The µop that occupies the divider, or [`NO_DIV`].
+    pub div_uop: u32,
+    /// Divider occupancy in cycles.
+    pub div_cycles: u32,
+    /// Its inputs are `Plan::inputs[inputs.0..inputs.1]`.
+    pub inputs: (u32, u32),
+}
+
+/// One dependency edge, precomputed.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Input {
+    /// The producer's instance id is the consumer's id minus `back`
+    /// (`distance * n + index - producer`; negative only for malformed forward edges).
+    pub back: i64,
+    /// Iteration distance (the value is ready before iteration `distance`).
+    pub distance: u32,
+    /// Index of the producer in the program.
+    pub producer: u32,
+    /// Cycles after the producer's start at which the value is ready.
+    pub offset: u32,
+    /// Cycles after the producer's start before which the input cannot be ready: the
+    /// offset, or the producer's latency if it completes (and may leave the window, which
+    /// makes its value ready at once) earlier.
+    pub earliest: u32,
+}
+
+/// The precomputed program and the machine limits of one run.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    pub ops: Vec<Op>,
+    /// µop port masks of all instructions, back to back. A divider µop's mask is already
+    /// narrowed to the divider port.
+    pub masks: Vec<u32>,
+    pub inputs: Vec<Input>,
+    /// Scheduler capacity in µops (at least the biggest instruction).
+    pub scheduler_size: u32,
+    /// µops the front end loads per cycle.
+    pub load_width: u32,
+    /// The largest latency (at least 1).
+    pub max_latency: u32,
+    /// The largest iteration distance of an input.
+    pub max_distance: u32,
+    /// Ports that are ever compared with each other: the unions of overlapping µop masks.
+    pub port_groups: Vec<u32>,
+}
+
+impl Plan {
+    pub(crate) fn new(
+        program: &SimProgram,
+        machine: &SimMachine,
+        options: &SimOptions,
+    ) -> Result<Plan, SimError> {
+        if program.instrs.is_empty() {
+            return Err(SimError::EmptyProgram);
+        }
+        if options.iterations == 0 || options.iterations > SimOptions::MAX_ITERATIONS {
+            return Err(SimError::Iterations {
+                given: options.iterations,
+                max: SimOptions::MAX_ITERATIONS,
+            });
+        }
+        if machine.issue_width == 0 || machine.scheduler_size == 0 {
+            return Err(SimError::Machine(
+                "issue width and scheduler size must be positive",
+            ));
+        }
+        let n = program.instrs.len();
+        let mut ops = Vec::with_capacity(n);
+        let mut masks = Vec::new();
+        let mut inputs = Vec::new();
+        let mut max_latency = 1;
+        for (index, ins) in program.instrs.iter().enumerate() {
+            if ins.uops.len() > MAX_UOPS_PER_INSTR {
+                return Err(SimError::TooManyUops {
+                    line: ins.line,
+                    uops: ins.uops.len(),
+                    max: MAX_UOPS_PER_INSTR,
+                });
+            }
+            let uops = ins.uops.len().max(1) as u32;
+            let div_uop = match (machine.divider_port, ins.div_cycles) {
+                (Some(dp), c) if c > 0 => {
+                    let only = PortMask::single(dp);
+                    ins.uops
+                        .iter()
+                        .position(|m| *m == only)
+                        .or_else(|| ins.uops.iter().position(|m| m.contains(dp)))
+                        .map_or(NO_DIV, |u| u as u32)
+                }
+                _ => NO_DIV,
+            };
+            let first_mask = masks.len() as u32;
+            for u in 0..uops {
+                let mask = ins.uops.get(u as usize).copied().unwrap_or_default();
+                // The division itself runs on the divider's port only (thesis §3.6).
+                let mask = match machine.divider_port {
+                    Some(dp) if u == div_uop && mask.contains(dp) => PortMask::single(dp),
+                    _ => mask,
+                };
+                masks.push(mask.0);
+            }
+            let first_input = inputs.len() as u32;
+            for input in &ins.inputs {
+                let producer_latency = program
+                    .instrs
+                    .get(input.producer as usize)
+                    .map_or(1, |p| p.latency.max(1));
+                let back =
+                    i64::from(input.distance) * n as i64 + index as i64 - i64::from(input.producer);
+                inputs.push(Input {
+                    back,
+                    distance: input.distance,
+                    producer: input.producer,
+                    offset: input.offset,
+                    earliest: input.offset.min(producer_latency),
+                });
+            }
+            let latency = ins.latency.max(1);
+            max_latency = max_latency.max(latency);
+            ops.push(Op {
+                line: ins.line,
+                uops,
+                all: if uops >= 64 {
+                    u64::MAX
+                } else {
+                    (1 << uops) - 1
+                },
+                first_mask,
+                latency,
+                div_uop,
+                div_cycles: ins.div_cycles,
+                inputs: (first_input, inputs.len() as u32),
+            });
+        }
+        if let Some(ins) = program
+            .instrs
+            .iter()
+            .find(|i| i.inputs.iter().any(|x| x.producer as usize >= n))
+        {
+            return Err(SimError::UnknownProducer { line: ins.line });
+        }
+        // An instruction bigger than the scheduler could never be loaded completely: let the
+        // scheduler hold at least one whole instruction.
+        let biggest = ops.iter().map(|o| o.uops).max().unwrap_or(1);
+        let scheduler_size = machine.scheduler_size.max(biggest);
+        let load_width = if options.what_if.perfect_frontend {
+            scheduler_size
+        } else {
+            machine.issue_width
+        };
+        let max_distance = inputs.iter().map(|i| i.distance).max().unwrap_or(0);
+        let port_groups = port_groups(&masks);
+        Ok(Plan {
+            ops,
+            masks,
+            inputs,
+            scheduler_size,
+            load_width,
+            max_latency,
+            max_distance,
+            port_groups,
+        })
+    }
+}
+
+/// Merges overlapping masks until the groups are disjoint.
+fn port_groups(masks: &[u32]) -> Vec<u32> {
+    let mut groups: Vec<u32> = Vec::new();
+    for &m in masks.iter().filter(|&&m| m != 0) {
+        let mut merged = m;
+        groups.retain(|&g| {
+            let overlaps = g & merged != 0;
+            if overlaps {
+                merged |= g;
+            }
+            !overlaps
+        });
+        groups.push(merged);
+    }
+    // A merge can make an earlier group overlap a later one: repeat until stable.
+    loop {
+        let before = groups.len();
+        let mut out: Vec<u32> = Vec::new();
+        for g in groups {
+            match out.iter_mut().find(|o| **o & g != 0) {
+                Some(o) => *o |= g,
+                None => out.push(g),
+            }
+        }
+        groups = out;
+        if groups.len() == before {
+            return groups;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn port_groups_join_overlapping_masks() {
+        let mut g = super::port_groups(&[0b0011, 0b1000, 0b0110, 0, 0b1_0000_0000]);
+        g.sort_unstable();
+        assert_eq!(g, vec![0b0111, 0b1000, 0b1_0000_0000]);
+    }
+}

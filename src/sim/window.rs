@@ -1,0 +1,194 @@
+//! The instances in flight: a power-of-two ring indexed by `id & mask`, holding for ids
+//! `base .. end` (every id below `base` is complete) what other instances look up (start
+//! cycle, completion) and the engine's own record `T` of each instance. Lists of instances
+//! (the waiting list) then hold bare ids, which are cheap to copy.
+//!
+//! The span `end - base` is bounded by the scheduler (incomplete instances hold scheduler
+//! space) plus the instances loaded while the oldest one executes; the ring doubles when a
+//! longer wait needs it, so memory follows that span, never the iteration count.
+
+/// `started` of an instance that has not started.
+pub(crate) const NOT_STARTED: u64 = u64::MAX;
+
+#[derive(Debug)]
+pub(crate) struct Window<T> {
+    /// The engine's record of each instance.
+    records: Vec<T>,
+    /// Start cycle of each instance, or [`NOT_STARTED`].
+    started: Vec<u64>,
+    /// Whether each instance completed.
+    complete: Vec<bool>,
+    /// `started.len() - 1`.
+    mask: u64,
+    /// Oldest incomplete instance.
+    base: u64,
+    /// Next id to load.
+    end: u64,
+}
+
+impl<T: Copy + Default> Window<T> {
+    /// A ring for at least `capacity` instances.
+    #[inline]
+    pub(crate) fn new(capacity: usize) -> Self {
+        let cap = capacity.max(2).next_power_of_two();
+        Window {
+            records: vec![T::default(); cap],
+            started: vec![NOT_STARTED; cap],
+            complete: vec![false; cap],
+            mask: cap as u64 - 1,
+            base: 0,
+            end: 0,
+        }
+    }
+
+    /// Every id below this one is complete.
+    #[inline]
+    pub(crate) fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// Next id to load; the window holds `base() .. end()`.
+    #[inline]
+    pub(crate) fn end(&self) -> u64 {
+        self.end
+    }
+
+    /// Whether `id` (in the window) completed.
+    #[inline]
+    pub(crate) fn is_complete(&self, id: u64) -> bool {
+        self.complete[(id & self.mask) as usize]
+    }
+
+    /// Renumbers every instance `ids` later and moves every start `cycles` later, passing
+    /// each record through `shift` (skipping a steady state).
+    pub(crate) fn shift(&mut self, ids: u64, cycles: u64, shift: impl Fn(&mut T)) {
+        let live: Vec<(u64, bool, T)> = (self.base..self.end)
+            .map(|id| {
+                let i = (id & self.mask) as usize;
+                (self.started[i], self.complete[i], self.records[i])
+            })
+            .collect();
+        self.base += ids;
+        self.end += ids;
+        for (id, (started, complete, mut record)) in (self.base..self.end).zip(live) {
+            let i = (id & self.mask) as usize;
+            self.started[i] = if started == NOT_STARTED {
+                NOT_STARTED
+            } else {
+                started + cycles
+            };
+            self.complete[i] = complete;
+            shift(&mut record);
+            self.records[i] = record;
+        }
+    }
+
+    /// Adds the next instance (not started), made by `record` from its id, and returns the
+    /// id.
+    #[inline]
+    pub(crate) fn push(&mut self, record: impl FnOnce(u64) -> T) -> u64 {
+        if self.end - self.base == self.started.len() as u64 {
+            self.grow();
+        }
+        let id = self.end;
+        let i = (id & self.mask) as usize;
+        self.started[i] = NOT_STARTED;
+        self.complete[i] = false;
+        self.records[i] = record(id);
+        self.end += 1;
+        id
+    }
+
+    /// Start cycle of `id` (which must not be below `base`); ids not loaded yet have not
+    /// started.
+    #[inline]
+    pub(crate) fn started(&self, id: u64) -> u64 {
+        if id < self.end {
+            self.started[(id & self.mask) as usize]
+        } else {
+            NOT_STARTED
+        }
+    }
+
+    /// The record of `id` (which must be in the window).
+    #[inline]
+    pub(crate) fn get(&self, id: u64) -> T {
+        self.records[(id & self.mask) as usize]
+    }
+
+    /// Replaces the record of `id` (which must be in the window) whole: records are written
+    /// in one piece so that reading them back never waits on partial stores.
+    #[inline]
+    pub(crate) fn set(&mut self, id: u64, record: T) {
+        self.records[(id & self.mask) as usize] = record;
+    }
+
+    #[inline]
+    pub(crate) fn start(&mut self, id: u64, cycle: u64) {
+        self.started[(id & self.mask) as usize] = cycle;
+    }
+
+    #[inline]
+    pub(crate) fn complete(&mut self, id: u64) {
+        self.complete[(id & self.mask) as usize] = true;
+    }
+
+    /// Moves `base` past the completed instances at the front.
+    #[inline]
+    pub(crate) fn retire(&mut self) {
+        while self.base < self.end && self.complete[(self.base & self.mask) as usize] {
+            self.base += 1;
+        }
+    }
+
+    /// Instances the ring can hold without growing.
+    #[cfg(test)]
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.started.len()
+    }
+
+    /// Doubles the ring, moving every live id to its slot under the new mask.
+    fn grow(&mut self) {
+        let cap = self.started.len() * 2;
+        let mask = cap as u64 - 1;
+        let mut started = vec![NOT_STARTED; cap];
+        let mut complete = vec![false; cap];
+        let mut records = vec![T::default(); cap];
+        for id in self.base..self.end {
+            let (old, new) = ((id & self.mask) as usize, (id & mask) as usize);
+            started[new] = self.started[old];
+            complete[new] = self.complete[old];
+            records[new] = self.records[old];
+        }
+        self.records = records;
+        self.started = started;
+        self.complete = complete;
+        self.mask = mask;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grows_keeping_live_instances() {
+        let mut w = Window::new(2);
+        for id in 0..3 {
+            assert_eq!(w.push(|id| id * 10), id);
+        }
+        w.start(1, 7);
+        w.complete(0);
+        w.retire();
+        assert_eq!(w.base(), 1);
+        for id in 3..9 {
+            assert_eq!(w.push(|id| id * 10), id);
+        }
+        assert_eq!(w.capacity(), 8);
+        assert_eq!(w.get(2), 20);
+        assert_eq!(w.started(1), 7);
+        assert_eq!(w.started(2), NOT_STARTED);
+        assert_eq!(w.started(100), NOT_STARTED);
+    }
+}

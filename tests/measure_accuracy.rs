@@ -1,0 +1,117 @@
+//! Accuracy of `suaca measure` on the host (issue #5 item 6), for Zen 4 reference values:
+//! latencies add 1, imul r64 3, `mov rax, [rax]` 4, mulsd 3, vfmadd231pd 4; throughputs add
+//! 0.25, imul 1, loads 0.33, vaddpd ymm 0.5 — all within ±0.02 cycles and reproducible between
+//! two runs. Runs only on x86-64 Linux on an AMD family 19h model 10h–1Fh/60h–7Fh/A0h–AFh CPU
+//! (Zen 4) with a stable TSC; skips with a note otherwise.
+#![forbid(unsafe_code)]
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+mod host {
+    use suaca::measure::{run, MeasureConfig, MeasureError, NoProgress};
+    use suaca::uopsxml::{read_file, ArchFilter, InstrRecord};
+
+    const FILTER: &str = r"^(ADD_01 \(R64, R64\)|IMUL \(R64, R64\)|MOV \(R64, M64\)|MULSD \(XMM, XMM\)|VFMADD231PD \(YMM, YMM, YMM\)|VADDPD \(YMM, YMM, YMM\))$";
+
+    /// (instruction, what, expected)
+    const EXPECTED: [(&str, &str, f64); 9] = [
+        ("ADD_01 (R64, R64)", "lat 1->1", 1.0),
+        ("IMUL (R64, R64)", "lat 1->1", 3.0),
+        ("MOV (R64, M64)", "lat addr 2->1", 4.0),
+        ("MULSD (XMM, XMM)", "lat 1->1", 3.0),
+        ("VFMADD231PD (YMM, YMM, YMM)", "lat 1->1", 4.0),
+        ("ADD_01 (R64, R64)", "tp", 0.25),
+        ("IMUL (R64, R64)", "tp", 1.0),
+        ("MOV (R64, M64)", "tp", 1.0 / 3.0),
+        ("VADDPD (YMM, YMM, YMM)", "tp", 0.5),
+    ];
+
+    fn value(recs: &[InstrRecord], name: &str, what: &str) -> Option<f64> {
+        let r = recs.iter().find(|r| r.string == name)?;
+        let m = r.archs.first()?.measurement.as_ref()?;
+        let lat = |s: u32, t: u32| {
+            m.latencies
+                .iter()
+                .find(|l| l.start_op == s && l.target_op == t)
+        };
+        Some(match what {
+            "lat 1->1" => lat(1, 1)?.cycles?.min,
+            "lat addr 2->1" => lat(2, 1)?.cycles_addr?.min,
+            "tp" => m.base.tp_unrolled?,
+            _ => unreachable!(),
+        })
+    }
+
+    fn is_zen4() -> bool {
+        let Ok(s) = std::fs::read_to_string("/proc/cpuinfo") else {
+            return false;
+        };
+        let field = |k: &str| {
+            s.lines()
+                .find(|l| l.starts_with(k))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|v| v.trim().to_string())
+        };
+        let fam = field("cpu family").and_then(|v| v.parse::<u32>().ok());
+        let model = field("model\t")
+            .or_else(|| field("model "))
+            .and_then(|v| v.parse::<u32>().ok());
+        s.contains("AuthenticAMD")
+            && fam == Some(25)
+            && model.is_some_and(|m| matches!(m, 0x10..=0x1F | 0x60..=0x7F | 0xA0..=0xAF))
+    }
+
+    fn once(dir: &std::path::Path, tag: &str) -> Option<Vec<InstrRecord>> {
+        let out = dir.join(format!("acc-{tag}.xml"));
+        let cfg = MeasureConfig {
+            out: out.clone(),
+            filter: Some(FILTER.into()),
+            arch: Some("ZEN4".into()),
+            ..MeasureConfig::default()
+        };
+        match run(cfg, &mut NoProgress) {
+            Ok(_) => Some(read_file(&out, &ArchFilter::All).unwrap()),
+            Err(MeasureError::Calibration(m)) => {
+                eprintln!("note: TSC calibration refused ({m}); skipping the accuracy check");
+                None
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn zen4_reference_values() {
+        if !is_zen4() {
+            eprintln!("note: not a Zen 4 host; accuracy check skipped");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let Some(a) = once(dir.path(), "a") else {
+            return;
+        };
+        let Some(b) = once(dir.path(), "b") else {
+            return;
+        };
+        let mut bad = Vec::new();
+        for (name, what, want) in EXPECTED {
+            let x = value(&a, name, what);
+            let y = value(&b, name, what);
+            eprintln!("{name:30} {what:14} want {want:.3} got {x:?} / {y:?}");
+            match (x, y) {
+                (Some(x), Some(y))
+                    if (x - want).abs() <= 0.02
+                        && (y - want).abs() <= 0.02
+                        && (x - y).abs() <= 0.02 => {}
+                _ => bad.push(format!(
+                    "{name} {what}: want {want:.3}, got {x:?} then {y:?}"
+                )),
+            }
+        }
+        assert!(bad.is_empty(), "{bad:#?}");
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+#[test]
+fn accuracy_needs_x86_64_linux() {
+    eprintln!("note: accuracy check skipped (not x86-64 Linux)");
+}
