@@ -74,7 +74,7 @@ const MACHINE: SimMachine = SimMachine {
 #[test]
 fn r9_budget_suggests_the_largest_loop_that_fits() {
     let program = chain(100);
-    let budget = 500_000_000;
+    let budget = 5_000_000_000;
     let check = |iterations| {
         budget::check(
             &program,
@@ -227,4 +227,102 @@ fn r9_a_million_iterations_of_a_small_loop_run() {
     );
     assert!(out.contains("cycles per iteration"), "{out}");
     assert!(secs < 120.0, "took {secs:.1} s");
+}
+
+/// `k` times `jnz T; mov rax, rbx`, then at `T` `r` times `add rbx, rax`: every read of
+/// `rax` depends on all `k` writes, so the dependency graph has `k * r` edges.
+fn joins(k: usize, r: usize) -> Vec<u8> {
+    let mov = [0x48, 0x89, 0xd8];
+    let mut out = Vec::new();
+    for i in 0..k {
+        let rest = ((k - i - 1) * (6 + mov.len()) + mov.len()) as i32;
+        out.extend([0x0f, 0x85]);
+        out.extend(rest.to_le_bytes());
+        out.extend(mov);
+    }
+    for _ in 0..r {
+        out.extend([0x48, 0x01, 0xc3]);
+    }
+    out
+}
+
+#[test]
+fn r9_many_joins_before_many_reads_fail_fast() {
+    // Found while measuring: 1,000 joins before 2,000 reads took 49 s and 1.4 GB, 2,000
+    // before 4,000 took 400 s and 5.5 GB. Now a clear error in milliseconds.
+    let home = tempfile::tempdir().expect("tempdir");
+    let region = home.path().join("joins.bin");
+    std::fs::write(&region, joins(2000, 4000)).expect("write");
+    let region = region.to_str().expect("utf-8").to_string();
+    let xml = xml();
+    let start = Instant::now();
+    for extra in [&[][..], &["--loop", "1", "-p"], &["-dg", "--loop", "1"]] {
+        let mut args = vec!["--uops-xml", &xml, "--arch", "SKL", "--raw", &region];
+        args.extend_from_slice(extra);
+        let out = common::suaca(&args, home.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {stderr}");
+        assert!(
+            stderr.contains("too complex for the dependency analysis")
+                && stderr.contains("its 8000 instructions"),
+            "{stderr}"
+        );
+    }
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn r9_moderate_joins_still_analyze() {
+    // 100 joins before 200 reads: 20,000 edges, well within the limit.
+    let home = tempfile::tempdir().expect("tempdir");
+    let region = home.path().join("joins.bin");
+    std::fs::write(&region, joins(100, 200)).expect("write");
+    let region = region.to_str().expect("utf-8").to_string();
+    let xml = xml();
+    let out = common::suaca(
+        &[
+            "--uops-xml",
+            &xml,
+            "--arch",
+            "SKL",
+            "--raw",
+            &region,
+            "--loop",
+            "20",
+            "-p",
+        ],
+        home.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn r9_dependency_limits_scale_with_the_region() {
+    use suaca::cfg::Cfg;
+    use suaca::deps::{DepGraph, DepLimits};
+    let code = joins(300, 300);
+    let instrs = suaca::decode::decode_bytes(&code, 0).expect("decodes");
+    let cfg = Cfg::build(&instrs, 0, code.len() as u64, 1);
+    let g = DepGraph::try_build(&instrs, &cfg, false, &DepLimits::for_len(instrs.len()))
+        .expect("90,000 edges are within the limit");
+    assert!(g.edge_count() >= 300 * 300, "{}", g.edge_count());
+    let tight = DepLimits {
+        max_edges: 1000,
+        max_work: u64::MAX,
+    };
+    let e = DepGraph::try_build(&instrs, &cfg, false, &tight).expect_err("over the limit");
+    assert_eq!((e.instructions, e.max_edges), (900, 1000));
+    let tight = DepLimits {
+        max_edges: usize::MAX,
+        max_work: 1000,
+    };
+    assert!(DepGraph::try_build(&instrs, &cfg, false, &tight).is_err());
 }

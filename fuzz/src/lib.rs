@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use suaca::analysis::{analyze_region, AnalysisOptions, Machine};
 use suaca::cfg::Cfg;
 use suaca::db::{InstrDb, InstrDesc};
-use suaca::deps::DepGraph;
+use suaca::deps::{DepGraph, DepLimits};
 use suaca::ir::Region;
 use suaca::report::model::{InputInfo, InputKind, Report, SCHEMA_VERSION};
 use suaca::report::text::TextOptions;
@@ -85,7 +85,10 @@ impl Pipeline {
         // 1..=4 iterations: 1 has no loop-carried edges, the others have.
         let iterations = u32::from(a & 3) + 1;
         let cfg = Cfg::build(&instrs, 0x1000, 0x1000 + code.len() as u64, iterations);
-        let deps = DepGraph::build(&instrs, &cfg, iterations >= 2);
+        let limits = DepLimits::for_len(instrs.len());
+        let Ok(deps) = DepGraph::try_build(&instrs, &cfg, iterations >= 2, &limits) else {
+            return;
+        };
         let _ = suaca::cfg::dot::render(&cfg, &instrs);
         let _ = suaca::deps::dot::render(&deps, &instrs);
         let descs: Vec<Option<InstrDesc>> =

@@ -22,8 +22,9 @@ pub const WORK_BUDGET: u64 = 25_000_000_000;
 /// Nanoseconds per work unit on the reference machine (only for the message).
 const NS_PER_UNIT: f64 = 2.4;
 
-/// Instruction instances below which no estimate is made: such runs take milliseconds.
-const SMALL: u64 = 200_000;
+/// Weighted instances (1 + µops + inputs each) below which no estimate is made: such runs
+/// take milliseconds.
+const SMALL: u64 = 1_000_000;
 
 /// Instruction instances the calibration run simulates (at least one iteration).
 const CALIBRATION_INSTANCES: u64 = 20_000;
@@ -60,10 +61,10 @@ pub struct OverBudget {
     pub max_iterations: u32,
 }
 
-/// Counts engine events.
-#[derive(Default)]
+/// Counts engine events; a waiting instance also costs a check of each of its inputs.
 struct Work {
     events: u64,
+    inputs: Vec<u64>,
 }
 
 impl Observer for Work {
@@ -73,8 +74,9 @@ impl Observer for Work {
     fn loaded(&mut self, _: u64, _: crate::sim::InstRef, _: u32) {
         self.events += 1;
     }
-    fn waited(&mut self, _: u64, _: crate::sim::InstRef, causes: &[crate::sim::WaitCause]) {
-        self.events += 1 + causes.len() as u64;
+    fn waited(&mut self, _: u64, inst: crate::sim::InstRef, causes: &[crate::sim::WaitCause]) {
+        let inputs = self.inputs.get(inst.index as usize).copied().unwrap_or(0);
+        self.events += 1 + causes.len() as u64 + inputs;
     }
     fn uop_dispatched(&mut self, _: u64, _: crate::sim::InstRef, _: u32, _: Option<usize>) {
         self.events += 1;
@@ -109,12 +111,29 @@ pub fn check(
 ) -> Result<Verdict, SimError> {
     let n = program.instrs.len() as u64;
     let runs64 = runs.max(1) as u64;
-    let instances = n.saturating_mul(u64::from(iterations));
-    if instances.saturating_mul(runs64) <= SMALL {
+    // Instances weighted by their µops and inputs: thousands of inputs per instruction (a
+    // region where many branches join) make even a short run slow.
+    let weight: u64 = program
+        .instrs
+        .iter()
+        .map(|i| 1 + i.uops.len() as u64 + i.inputs.len() as u64)
+        .sum();
+    if weight
+        .saturating_mul(u64::from(iterations))
+        .saturating_mul(runs64)
+        <= SMALL
+    {
         return Ok(Verdict::Run { max_cycles });
     }
     let k = (CALIBRATION_INSTANCES / n.max(1)).clamp(1, u64::from(iterations)) as u32;
-    let mut work = Work::default();
+    let mut work = Work {
+        events: 0,
+        inputs: program
+            .instrs
+            .iter()
+            .map(|i| i.inputs.len() as u64)
+            .collect(),
+    };
     let opts = SimOptions {
         iterations: k,
         what_if,

@@ -14,7 +14,7 @@ use thiserror::Error;
 use crate::bounds::{self, BoundOptions};
 use crate::cfg::Cfg;
 use crate::db::InstrDesc;
-use crate::deps::DepGraph;
+use crate::deps::{DepGraph, DepLimits, TooComplex};
 use crate::ir::{BranchKind, Instr, Region};
 use crate::report::model::{
     BranchReport, BranchSide, DetailReport, LatencyPair, RegionInfo, RegionReport, RunSummary,
@@ -161,6 +161,9 @@ pub enum AnalysisError {
         }
     )]
     OverBudget(budget::OverBudget),
+    /// The dependency analysis would need too much time or memory.
+    #[error(transparent)]
+    Deps(#[from] TooComplex),
 }
 
 /// Statistics of one simulated path.
@@ -314,7 +317,8 @@ pub fn analyze_region(
         region.end_address(),
         opts.iterations,
     );
-    let deps = DepGraph::build(instrs, &cfg, loop_deps);
+    let limits = DepLimits::for_len(instrs.len());
+    let deps = DepGraph::try_build(instrs, &cfg, loop_deps, &limits)?;
     let all: Vec<usize> = (0..instrs.len()).collect();
     let program = program::build(&all, descs, &deps);
     // Speed limits are per iteration of the loop: always with loop-carried dependencies.
@@ -323,7 +327,7 @@ pub fn analyze_region(
         &deps
     } else {
         let cfg2 = Cfg::build(instrs, region.address, region.end_address(), 2);
-        loop_deps_graph = DepGraph::build(instrs, &cfg2, true);
+        loop_deps_graph = DepGraph::try_build(instrs, &cfg2, true, &limits)?;
         &loop_deps_graph
     };
     let bounds = bounds::compute(
@@ -462,7 +466,8 @@ fn branch_report(
             region.end_address(),
             opts.iterations,
         );
-        let deps = DepGraph::build(&path_instrs, &cfg, opts.iterations >= 2);
+        let limits = DepLimits::for_len(path_instrs.len());
+        let deps = DepGraph::try_build(&path_instrs, &cfg, opts.iterations >= 2, &limits)?;
         let positions: Vec<usize> = (0..lines.len()).collect();
         let mut program = program::build(&positions, &path_descs, &deps);
         for ins in &mut program.instrs {

@@ -272,7 +272,9 @@ fn write_graphs(
         write_atomic(&path_for(&args.cfg_out), &cfg::dot::render(&graph, instrs))?;
     }
     if args.dg {
-        let dg = deps::DepGraph::build(instrs, &graph, iterations >= 2);
+        let limits = deps::DepLimits::for_len(instrs.len());
+        let dg = deps::DepGraph::try_build(instrs, &graph, iterations >= 2, &limits)
+            .map_err(|e| Failure::analysis(format!("region {}: {e}", region.index)))?;
         write_atomic(&path_for(&args.dg_out), &deps::dot::render(&dg, instrs))?;
     }
     Ok(())

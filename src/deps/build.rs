@@ -59,10 +59,28 @@ pub(crate) fn step(instr: &Instr, v: usize, map: &mut Writers, edges: &mut BTree
 
 /// Raw RAW edges of `copies` back-to-back copies of the region, by a forward pass in node
 /// order with writer sets merged at join points.
+#[cfg(test)]
 pub(crate) fn raw_edges(instrs: &[Instr], cfg: &Cfg, copies: usize) -> BTreeSet<RawEdge> {
+    raw_edges_limited(instrs, cfg, copies, &DepLimits::NONE).unwrap_or_default()
+}
+
+/// [`raw_edges`] that gives up once the edges or the writer-set work pass `limits`: many
+/// branches that join before many reads make the edge set quadratic in the region size.
+pub(crate) fn raw_edges_limited(
+    instrs: &[Instr],
+    cfg: &Cfg,
+    copies: usize,
+    limits: &DepLimits,
+) -> Result<BTreeSet<RawEdge>, TooComplex> {
     let n = instrs.len();
     let total = n * copies;
     let mut edges = BTreeSet::new();
+    // Writer-set elements copied or merged (the cost of the joins).
+    let mut work: u64 = 0;
+    let too_complex = || TooComplex {
+        instructions: n,
+        max_edges: limits.max_edges,
+    };
     // `None`: not reached (yet) by any path from the start.
     let mut state: Vec<Option<Writers>> = vec![None; total];
     if total > 0 {
@@ -73,8 +91,15 @@ pub(crate) fn raw_edges(instrs: &[Instr], cfg: &Cfg, copies: usize) -> BTreeSet<
             continue;
         };
         step(&instrs[v % n], v, &mut map, &mut edges);
+        if edges.len() > limits.max_edges {
+            return Err(too_complex());
+        }
         for s in node_succs(cfg, copies, v) {
             debug_assert!(s > v, "forward CFG edges go to higher lines");
+            work += map.values().map(|ws| ws.len() as u64).sum::<u64>();
+            if work > limits.max_work {
+                return Err(too_complex());
+            }
             match &mut state[s] {
                 Some(into) => {
                     for (loc, ws) in &map {
@@ -85,5 +110,48 @@ pub(crate) fn raw_edges(instrs: &[Instr], cfg: &Cfg, copies: usize) -> BTreeSet<
             }
         }
     }
-    edges
+    Ok(edges)
+}
+
+/// Bounds on the dependency analysis of one region.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DepLimits {
+    /// Most raw edges (of both copies with loop dependencies).
+    pub max_edges: usize,
+    /// Most writer-set elements copied or merged along CFG edges.
+    pub max_work: u64,
+}
+
+impl DepLimits {
+    /// No limit.
+    pub const NONE: DepLimits = DepLimits {
+        max_edges: usize::MAX,
+        max_work: u64::MAX,
+    };
+
+    /// The limits for a region of `n` instructions: 16 edges per instruction on average
+    /// (real code has 2 to 6, counting both copies) plus a floor for small regions, and 100
+    /// times that in join work. A 100k-instruction region stays within seconds and a few
+    /// hundred MB; a few thousand branches joining before a few thousand reads do not.
+    pub fn for_len(n: usize) -> DepLimits {
+        let max_edges = n.saturating_mul(16).saturating_add(1 << 20);
+        DepLimits {
+            max_edges,
+            max_work: (max_edges as u64).saturating_mul(100),
+        }
+    }
+}
+
+/// The region's dependencies exceed [`DepLimits`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the region is too complex for the dependency analysis: its {instructions} instructions \
+     have more than {max_edges} register dependencies (many branches join before many reads \
+     of the same register); analyze a smaller region"
+)]
+pub struct TooComplex {
+    /// Instructions in the region.
+    pub instructions: usize,
+    /// The edge limit.
+    pub max_edges: usize,
 }

@@ -42,6 +42,8 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use crate::cfg::Cfg;
 use crate::ir::{Instr, Loc};
 
+pub use build::{DepLimits, TooComplex};
+
 /// A read-after-write dependency on one location.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DepEdge {
@@ -90,6 +92,25 @@ impl DepGraph {
     ///
     /// If `cfg` was built for a different number of instructions.
     pub fn build(instrs: &[Instr], cfg: &Cfg, with_loop_deps: bool) -> DepGraph {
+        match DepGraph::try_build(instrs, cfg, with_loop_deps, &DepLimits::NONE) {
+            Ok(g) => g,
+            // Unreachable without limits; an empty graph rather than a panic.
+            Err(_) => DepGraph::from_deps(instrs.len(), Vec::new(), with_loop_deps),
+        }
+    }
+
+    /// [`DepGraph::build`] within `limits` (see [`DepLimits::for_len`]); every analysis of
+    /// user input uses this.
+    ///
+    /// # Panics
+    ///
+    /// If `cfg` was built for a different number of instructions.
+    pub fn try_build(
+        instrs: &[Instr],
+        cfg: &Cfg,
+        with_loop_deps: bool,
+        limits: &DepLimits,
+    ) -> Result<DepGraph, TooComplex> {
         assert_eq!(
             instrs.len(),
             cfg.len(),
@@ -97,7 +118,7 @@ impl DepGraph {
         );
         let n = instrs.len();
         let copies = if with_loop_deps { 2 } else { 1 };
-        let mut deps: Vec<Dep> = build::raw_edges(instrs, cfg, copies)
+        let mut deps: Vec<Dep> = build::raw_edges_limited(instrs, cfg, copies, limits)?
             .into_iter()
             .filter_map(|(w, r, loc)| {
                 let (from, to) = (w % n, r % n);
@@ -120,7 +141,7 @@ impl DepGraph {
             .collect();
         deps.sort_by_key(Dep::key);
         deps.dedup();
-        DepGraph::from_deps(n, deps, with_loop_deps)
+        Ok(DepGraph::from_deps(n, deps, with_loop_deps))
     }
 
     fn from_deps(len: usize, deps: Vec<Dep>, loop_deps: bool) -> DepGraph {
