@@ -23,5 +23,9 @@ fi
 cp "$root"/testdata/xml/*.xml corpus/xml/
 # (d) hex lines and CSV blocks.
 printf '4801d8\n0x48 01 d8\n48 01 D8,1.00\n' > corpus/hex_csv/simple
-if [ -f "$csv" ]; then head -n 100 "$csv" | cut -d, -f3- > corpus/hex_csv/bhive_head.csv; fi
+cp "$root"/testdata/batch/*.csv corpus/hex_csv/
+if [ -f "$csv" ]; then
+  head -n 100 "$csv" > corpus/hex_csv/bhive_header.csv
+  head -n 100 "$csv" | cut -d, -f3- > corpus/hex_csv/bhive_head.csv
+fi
 echo "seeded: $(for t in object pipeline xml hex_csv; do printf '%s=%s ' "$t" "$(ls corpus/$t | wc -l)"; done)"

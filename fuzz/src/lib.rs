@@ -170,16 +170,17 @@ pub fn xml(data: &[u8]) {
     };
 }
 
-/// (d) Batch input: CSV lines whose first field is a basic block in hex (BHive's
-/// `hex,throughput` format) → [`suaca::input::parse_hex`] → decode. The whole text also goes
-/// through `--hex` parsing.
+/// (d) Batch input: `suaca batch`'s parser (BHive CSV with or without a header, or one hex
+/// block per line), then each row's hex through [`suaca::input::parse_hex`] and decoding, as
+/// `suaca batch` does before predicting. The whole text also goes through `--hex` parsing.
 pub fn hex_csv(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let _ = suaca::input::region_from_hex(&text);
-    for line in text.lines() {
-        let field = line.split(',').next().unwrap_or_default();
-        if let Ok(bytes) = suaca::input::parse_hex(field) {
+    let parsed = suaca::batch::parse_input(&text);
+    for row in parsed.rows.iter().filter(|r| r.problem.is_none()) {
+        if let Ok(bytes) = suaca::input::parse_hex(&row.hex) {
             let _ = suaca::decode::decode_bytes(&bytes, 0);
         }
     }
+    let _ = parsed.malformed().count();
 }
