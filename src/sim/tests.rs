@@ -104,12 +104,11 @@ fn adc_chain_on_skl() {
     assert_eq!(format!("{:.2}", nd.throughput()), "4.00");
 }
 
-/// Thesis §2.2: the branchy program on SNB, one iteration: 3 cycles.
-#[test]
-fn branchy_latency_on_snb() {
+/// The branchy program of thesis §2 on SNB ports: jumps on port 5, the rest on 0, 1, 5.
+fn branchy() -> SimProgram {
     let p015 = ports(&[0, 1, 5]);
     let p5 = ports(&[5]);
-    let program = SimProgram {
+    SimProgram {
         instrs: vec![
             instr(0, vec![p015], 1, vec![]),
             instr(1, vec![p015], 1, vec![]),
@@ -119,7 +118,13 @@ fn branchy_latency_on_snb() {
             instr(5, vec![p015], 1, vec![dep(0, 0, 1)]),
             instr(6, vec![p015], 1, vec![dep(3, 0, 1), dep(5, 0, 1)]),
         ],
-    };
+    }
+}
+
+/// Thesis §2.2: the branchy program on SNB, one iteration: 3 cycles.
+#[test]
+fn branchy_latency_on_snb() {
+    let program = branchy();
     let one = run(&program, &snb(), 1, WhatIf::NONE);
     assert_eq!(one.cycles, 3);
     assert_eq!(format!("{:.2}", one.uops_per_cycle()), "2.33");
@@ -182,19 +187,7 @@ mod line_stats {
     /// sums to 5 and "had to wait" to 4 (line 6 waits on lines 3 and 5 at once).
     #[test]
     fn branchy_wait_sums() {
-        let p015 = ports(&[0, 1, 5]);
-        let p5 = ports(&[5]);
-        let program = SimProgram {
-            instrs: vec![
-                instr(0, vec![p015], 1, vec![]),
-                instr(1, vec![p015], 1, vec![]),
-                instr(2, vec![p5], 1, vec![dep(1, 0, 1)]),
-                instr(3, vec![p015], 1, vec![dep(0, 0, 1)]),
-                instr(4, vec![p5], 1, vec![]),
-                instr(5, vec![p015], 1, vec![dep(0, 0, 1)]),
-                instr(6, vec![p015], 1, vec![dep(3, 0, 1), dep(5, 0, 1)]),
-            ],
-        };
+        let program = branchy();
         let view = stats(&program, &snb(), 1);
         let rows = view.rows(&program, 1);
         let had: f64 = rows.iter().map(|r| r.had_to_wait).sum();
