@@ -48,8 +48,10 @@ fn write_region(dir: &Path, n: usize) -> String {
 /// A chain of `n` one-µop instructions, each reading the previous one.
 fn chain(n: u32) -> SimProgram {
     SimProgram {
+        frontend: None,
         instrs: (0..n)
             .map(|i| SimInstr {
+                slots: None,
                 line: i,
                 uops: vec![PortMask(0b0110_0011)],
                 latency: 1,

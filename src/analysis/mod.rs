@@ -5,6 +5,7 @@
 //! Must not touch: decoding, file formats, printing.
 
 pub mod budget;
+pub mod details;
 mod graphs;
 mod paths;
 pub mod program;
@@ -13,6 +14,7 @@ use thiserror::Error;
 
 use crate::bounds::{self, BoundOptions};
 use crate::cfg::Cfg;
+use details::{Context, ModelOptions};
 use crate::db::InstrDesc;
 use crate::deps::{DepGraph, DepLimits, TooComplex};
 use crate::ir::{BranchKind, Instr, Region};
@@ -76,6 +78,8 @@ pub struct AnalysisOptions {
     /// Work units all runs of one path may cost ([`budget`]); above it the analysis
     /// fails with [`AnalysisError::OverBudget`] before simulating.
     pub work_budget: u64,
+    /// The pipeline details modelled (`--model`, `--no-macro-fusion` ...).
+    pub model: ModelOptions,
 }
 
 impl AnalysisOptions {
@@ -90,6 +94,7 @@ impl AnalysisOptions {
             max_cycles: SimOptions::new(1).max_cycles,
             timeline: None,
             work_budget: budget::WORK_BUDGET,
+            model: ModelOptions::FULL,
         }
     }
 
@@ -118,6 +123,14 @@ impl AnalysisOptions {
             runs.extend(self.what_if.combinations());
         }
         runs
+    }
+
+    /// The speed-limit options that follow the model's switches.
+    pub fn bound_options(&self) -> BoundOptions {
+        BoundOptions {
+            macro_fusion: self.model.macro_fusion,
+            ..BoundOptions::default()
+        }
     }
 
     /// The run whose per-line statistics the table shows.
@@ -319,8 +332,6 @@ pub fn analyze_region(
     );
     let limits = DepLimits::for_len(instrs.len());
     let deps = DepGraph::try_build(instrs, &cfg, loop_deps, &limits)?;
-    let all: Vec<usize> = (0..instrs.len()).collect();
-    let program = program::build(&all, descs, &deps);
     // Speed limits are per iteration of the loop: always with loop-carried dependencies.
     let loop_deps_graph;
     let bound_deps = if loop_deps {
@@ -335,8 +346,19 @@ pub fn analyze_region(
         descs,
         bound_deps,
         &machine.arch,
-        &BoundOptions::default(),
+        &opts.bound_options(),
     );
+    let cx = Context {
+        instrs,
+        arch: &machine.arch,
+        model: opts.model,
+        looped: loop_deps,
+    };
+    let all: Vec<usize> = (0..instrs.len()).collect();
+    let mut program = program::build(&all, descs, &deps, &cx);
+    if opts.model.frontend {
+        program.frontend = details::frontend::delivery(&bounds, &machine.arch);
+    }
     let graphs = graphs::build(instrs, descs, &cfg, &deps);
     let mut main = run_path(program, instrs, descs, machine, opts, &all)?;
 
@@ -469,7 +491,13 @@ fn branch_report(
         let limits = DepLimits::for_len(path_instrs.len());
         let deps = DepGraph::try_build(&path_instrs, &cfg, opts.iterations >= 2, &limits)?;
         let positions: Vec<usize> = (0..lines.len()).collect();
-        let mut program = program::build(&positions, &path_descs, &deps);
+        let cx = Context {
+            instrs: &path_instrs,
+            arch: &machine.arch,
+            model: opts.model,
+            looped: opts.iterations >= 2,
+        };
+        let mut program = program::build(&positions, &path_descs, &deps, &cx);
         for ins in &mut program.instrs {
             ins.line = lines[ins.line as usize] as u32;
         }

@@ -8,6 +8,7 @@
 //! instruction's longest latency is `L` is needed only `L - o` cycles after the start.
 //! With uniform latencies (the thesis' examples) the slack is 0 and this is SUACA's rule.
 
+use super::details::{self, elimination, fusion, memory, Context, ModelOptions};
 use crate::db::{Endpoint, InstrDesc, LatVia};
 use crate::deps::DepGraph;
 use crate::ir::Loc;
@@ -43,7 +44,7 @@ fn produce_latency(desc: &InstrDesc, loc: Loc) -> f64 {
 
 /// Longest latency of `desc` from register, flag and address inputs (memory-value
 /// latencies only matter with memory dependencies).
-fn longest_input_latency(desc: &InstrDesc) -> Option<f64> {
+pub(crate) fn longest_input_latency(desc: &InstrDesc) -> Option<f64> {
     desc.latencies
         .iter()
         .filter(|l| l.via != LatVia::Memory)
@@ -52,7 +53,7 @@ fn longest_input_latency(desc: &InstrDesc) -> Option<f64> {
 }
 
 /// Cycles after its start at which `desc` first needs `loc`.
-fn slack(desc: &InstrDesc, loc: Loc) -> f64 {
+pub(crate) fn slack(desc: &InstrDesc, loc: Loc) -> f64 {
     let Some(longest) = longest_input_latency(desc) else {
         return 0.0;
     };
@@ -103,8 +104,15 @@ pub fn edge_offset(producer: &InstrDesc, consumer: &InstrDesc, loc: Loc) -> u32 
 }
 
 /// Builds the program of the lines in `path` (in order). `descs[line]` is `None` for
-/// instructions without data: they are left out, and so are dependencies on them.
-pub fn build(path: &[usize], descs: &[Option<InstrDesc>], deps: &DepGraph) -> SimProgram {
+/// instructions without data: they are left out, and so are dependencies on them. The
+/// pipeline details of `cx.model` adjust slots, ports, latencies and inputs
+/// ([`super::details`]); the front end's delivery rate is set by the caller.
+pub fn build(
+    path: &[usize],
+    descs: &[Option<InstrDesc>],
+    deps: &DepGraph,
+    cx: &Context,
+) -> SimProgram {
     // Position in the program of each line on the path.
     let mut position = vec![None; descs.len()];
     let mut kept = Vec::new();
@@ -114,38 +122,109 @@ pub fn build(path: &[usize], descs: &[Option<InstrDesc>], deps: &DepGraph) -> Si
             kept.push(line);
         }
     }
-    let instrs = kept
+    let instr = |line: usize| cx.instrs.get(line);
+    let eliminated: Vec<bool> = kept
         .iter()
-        .map(|&line| {
+        .map(|&l| cx.model.move_elim && instr(l).is_some_and(|i| elimination::eliminated(i, cx.arch)))
+        .collect();
+    let mut instrs: Vec<SimInstr> = kept
+        .iter()
+        .enumerate()
+        .map(|(pos, &line)| {
             let desc = descs[line].as_ref().expect("kept lines have data");
             let mut inputs: Vec<SimInput> = Vec::new();
             for (producer, edge) in deps.producers_of(line) {
                 let (Some(p), Some(pdesc)) = (position[producer], descs[producer].as_ref()) else {
                     continue;
                 };
-                let input = SimInput {
-                    producer: p,
-                    distance: edge.distance,
-                    offset: edge_offset(pdesc, desc, edge.loc),
-                };
-                match inputs
-                    .iter_mut()
-                    .find(|i| i.producer == input.producer && i.distance == input.distance)
-                {
-                    Some(existing) => existing.offset = existing.offset.max(input.offset),
-                    None => inputs.push(input),
+                if details::stack_engine_drops(cx, producer, edge.loc) {
+                    continue;
                 }
+                let offset = if eliminated[p as usize] {
+                    0
+                } else {
+                    edge_offset(pdesc, desc, edge.loc)
+                };
+                push_input(
+                    &mut inputs,
+                    SimInput {
+                        producer: p,
+                        distance: edge.distance,
+                        offset,
+                    },
+                );
             }
+            let elim = eliminated[pos];
+            let slots = match instr(line) {
+                Some(i) if cx.model != ModelOptions::SUACA => Some(fusion::slots(cx, i, desc)),
+                _ => None,
+            };
             SimInstr {
                 line: line as u32,
-                uops: uop_masks(desc),
-                latency: cycles(desc.max_latency).max(1),
-                div_cycles: desc.div_cycles.unwrap_or(0),
+                uops: if elim {
+                    vec![PortMask::EMPTY]
+                } else {
+                    uop_masks(desc)
+                },
+                latency: if elim {
+                    1
+                } else {
+                    cycles(desc.max_latency).max(1)
+                },
+                div_cycles: if elim { 0 } else { desc.div_cycles.unwrap_or(0) },
                 inputs,
+                slots,
             }
         })
         .collect();
-    SimProgram { instrs }
+    if cx.model.mem_deps {
+        for (pos, input) in memory::inputs(cx, &kept, descs) {
+            push_input(&mut instrs[pos].inputs, input);
+        }
+    }
+    macro_fuse(cx, &kept, descs, &mut instrs);
+    SimProgram {
+        frontend: None,
+        instrs,
+    }
+}
+
+/// Adds `input`, or raises the offset of an input from the same producer instance.
+fn push_input(inputs: &mut Vec<SimInput>, input: SimInput) {
+    match inputs
+        .iter_mut()
+        .find(|i| i.producer == input.producer && i.distance == input.distance)
+    {
+        Some(existing) => existing.offset = existing.offset.max(input.offset),
+        None => inputs.push(input),
+    }
+}
+
+/// Macro-fusion: the pair's slots go to the first instruction (less one), its ALU µop takes
+/// the Jcc's ports, and the Jcc keeps one port-less µop with no slot.
+fn macro_fuse(cx: &Context, kept: &[usize], descs: &[Option<InstrDesc>], instrs: &mut [SimInstr]) {
+    let mut pos = 0;
+    while pos + 1 < kept.len() {
+        let (a, b) = (kept[pos], kept[pos + 1]);
+        let fuses = match (descs[a].as_ref(), descs[b].as_ref(), cx.instrs.get(b)) {
+            (Some(first), Some(jcc), Some(jcc_instr)) => {
+                b == a + 1 && fusion::macro_fuses(cx, first, jcc_instr, jcc)
+            }
+            _ => false,
+        };
+        if !fuses {
+            pos += 1;
+            continue;
+        }
+        let jcc_masks = std::mem::replace(&mut instrs[pos + 1].uops, vec![PortMask::EMPTY]);
+        fusion::fuse_masks(&mut instrs[pos].uops, &jcc_masks);
+        let jcc_slots = instrs[pos + 1].slots.unwrap_or(1);
+        if let Some(s) = instrs[pos].slots.as_mut() {
+            *s = (*s + jcc_slots).saturating_sub(1).max(1);
+        }
+        instrs[pos + 1].slots = Some(0);
+        pos += 2;
+    }
 }
 
 /// Checks the machine can run the program's port masks.

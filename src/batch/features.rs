@@ -66,7 +66,7 @@ pub fn features(instrs: &[Instr]) -> BlockFeatures {
             any(&|i| i.mem.iter().any(|m| !m.agen && m.index.is_some())),
         ),
         ("div/sqrt", any(&is_div)),
-        ("imm16 with 66h prefix (LCP)", any(&has_lcp)),
+        ("imm16 with 66h prefix (LCP)", any(&Instr::has_lcp)),
         ("macro-fusible pair", has_macro_fusible_pair(instrs)),
         (
             "branch",
@@ -98,14 +98,6 @@ fn is_div(i: &Instr) -> bool {
     let m = mnemonic(i);
     let m = m.strip_prefix('v').unwrap_or(&m);
     m.starts_with("div") || m.starts_with("idiv") || m.starts_with("sqrt")
-}
-
-/// A length-changing prefix: the operand-size prefix turns an imm32 into an imm16, which
-/// stalls the legacy decoders on Intel.
-fn has_lcp(i: &Instr) -> bool {
-    use iced_x86::OpKind;
-    (0..i.iced.op_count()).any(|k| i.iced.op_kind(k) == OpKind::Immediate16)
-        && i.bytes.contains(&0x66)
 }
 
 /// A store and a load (in either order, also across copies) of the same explicit address:

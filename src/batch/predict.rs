@@ -17,6 +17,7 @@ use thiserror::Error;
 
 use super::model::ArchModel;
 use super::steady::{self, Method};
+use crate::analysis::details::{self, Context, ModelOptions};
 use crate::analysis::program;
 use crate::bounds::{self, BoundKind, BoundOptions};
 use crate::cfg::Cfg;
@@ -36,6 +37,8 @@ pub struct PredictOptions {
     pub max_cycles: u64,
     /// How cycles(N) and cycles(2N) are obtained.
     pub method: Method,
+    /// The pipeline details modelled.
+    pub model: ModelOptions,
 }
 
 impl Default for PredictOptions {
@@ -44,6 +47,7 @@ impl Default for PredictOptions {
             copies: 100,
             max_cycles: 200_000_000,
             method: Method::Extrapolate,
+            model: ModelOptions::FULL,
         }
     }
 }
@@ -126,18 +130,30 @@ pub fn predict_instrs(
     // Two iterations: the CFG gets the loop edge, so copy k+1 depends on copy k.
     let cfg = Cfg::build(instrs, start, end, 2);
     let deps = DepGraph::build(instrs, &cfg, true);
-    let all: Vec<usize> = (0..instrs.len()).collect();
-    let prog = program::build(&all, &descs, &deps);
-    let n = opts.copies.max(1);
-    let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;
-    let (cycles_n, cycles_2n) = (c.n, c.two_n);
     let b = bounds::compute(
         instrs,
         &descs,
         &deps,
         &model.machine.arch,
-        &BoundOptions::default(),
+        &BoundOptions {
+            macro_fusion: opts.model.macro_fusion,
+            ..BoundOptions::default()
+        },
     );
+    let cx = Context {
+        instrs,
+        arch: &model.machine.arch,
+        model: opts.model,
+        looped: true,
+    };
+    let all: Vec<usize> = (0..instrs.len()).collect();
+    let mut prog = program::build(&all, &descs, &deps, &cx);
+    let n = opts.copies.max(1);
+    if opts.model.frontend {
+        prog.frontend = details::frontend::unrolled_delivery(&b, &model.machine.arch);
+    }
+    let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;
+    let (cycles_n, cycles_2n) = (c.n, c.two_n);
     Ok(Prediction {
         arch: model.name().to_string(),
         instructions: instrs.len(),

@@ -195,8 +195,17 @@ fn mite_row(instrs: &[Instr], c: &Counts, arch: &MicroArch, dsb: bool, lsd: bool
         .filter(|&i| mite(i).is_some_and(|u| u > 1) || c.ms[i].is_some_and(|u| u > 0))
         .count();
     let mut terms: Vec<(String, f64)> = Vec::new();
+    // Length-changing prefixes stall the predecoder (uiCA paper, Agner Fog).
+    let lcp = instrs.iter().filter(|i| i.has_lcp()).count();
+    let penalty = fe.lcp_penalty.unwrap_or(0);
     if let Some(b) = fe.decode_bytes_per_cycle.filter(|&b| b > 0) {
-        terms.push((format!("{bytes} B / {b}"), bytes as f64 / f64::from(b)));
+        let stall = (lcp as u64 * u64::from(penalty)) as f64;
+        let text = if lcp > 0 && penalty > 0 {
+            format!("{bytes} B / {b} + {lcp} LCP × {penalty}")
+        } else {
+            format!("{bytes} B / {b}")
+        };
+        terms.push((text, bytes as f64 / f64::from(b) + stall));
     }
     if let Some(d) = fe.decoders.filter(|&d| d > 0) {
         terms.push((format!("{n} instructions / {d}"), n as f64 / f64::from(d)));

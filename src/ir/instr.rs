@@ -132,6 +132,13 @@ pub struct Instr {
 }
 
 impl Instr {
+    /// Whether a length-changing prefix stalls the legacy decoders on this instruction: the
+    /// operand-size prefix turns an imm32 into an imm16 (Intel's "LCP stall").
+    pub fn has_lcp(&self) -> bool {
+        (0..self.iced.op_count()).any(|k| self.iced.op_kind(k) == iced_x86::OpKind::Immediate16)
+            && self.bytes.contains(&0x66)
+    }
+
     /// Encoded length in bytes.
     pub fn len(&self) -> usize {
         self.bytes.len()

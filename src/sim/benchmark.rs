@@ -36,6 +36,7 @@ pub fn block() -> SimProgram {
                 });
             }
             SimInstr {
+                slots: None,
                 line: i,
                 uops,
                 latency,
@@ -44,7 +45,7 @@ pub fn block() -> SimProgram {
             }
         })
         .collect();
-    SimProgram { instrs }
+    SimProgram { frontend: None, instrs }
 }
 
 /// A Skylake-like machine: 4 wide, 97-entry scheduler, 8 ports, divider on port 0.

@@ -105,6 +105,25 @@ struct Waiting {
     /// 1: all inputs were ready in an earlier cycle, so they still are (readiness never
     /// reverts: start cycles are final and `base` only grows).
     deps_ready: u32,
+    /// Issue slots loaded so far.
+    slots_loaded: u32,
+}
+
+/// Slots and µops the instance (`slots` and `loaded` so far) can load with `budget` slots
+/// and `space` scheduler entries left: as many slots as fit, whose µops fit too.
+#[inline]
+fn step(op: &Op, slots: u32, loaded: u32, budget: u32, space: u32) -> (u32, u32) {
+    let mut s = (op.slots - slots).min(budget);
+    loop {
+        let d = op.uops_at(slots + s) - loaded;
+        if d <= space {
+            return (s, d);
+        }
+        if s == 0 {
+            return (0, 0);
+        }
+        s -= 1;
+    }
 }
 
 /// An entry of the waiting list.
@@ -188,6 +207,8 @@ struct Engine<'a> {
     causes: Vec<WaitCause>,
     /// Relative states seen at iteration boundaries (see [`Engine::skip_steady_state`]).
     seen: HashMap<Vec<u64>, Mark>,
+    /// When the front end delivers the next iteration, in 1/`Delivery::per` cycles.
+    delivery_next: u64,
 }
 
 /// When and where a relative state was seen.
@@ -228,6 +249,7 @@ impl<'a> Engine<'a> {
             completed_instances: 0,
             causes: Vec::new(),
             seen: HashMap::new(),
+            delivery_next: 0,
             plan,
         }
     }
@@ -275,21 +297,27 @@ impl<'a> Engine<'a> {
     }
 
     /// Thesis Algorithm 3: load up to `min(width, free scheduler space)` µops in order;
-    /// an instruction may be loaded partially.
+    /// an instruction may be loaded partially. The width counts issue slots (fused
+    /// domain; one per µop under SUACA's front end), and with a front-end delivery rate an
+    /// iteration begins to load only once the front end delivered it.
     fn load<O: Observer + ?Sized>(&mut self, cycle: u64, observer: &mut O) {
         let ops = &self.plan.ops;
-        let mut budget = self
-            .plan
-            .load_width
-            .min(self.plan.scheduler_size.saturating_sub(self.occupancy));
-        while budget > 0 {
+        let mut budget = self.plan.load_width;
+        let mut space = self.plan.scheduler_size.saturating_sub(self.occupancy);
+        loop {
             // The newest instance still loading is the last waiting one; else load a fresh one.
-            let partial = matches!(self.waiting.last(), Some(e)
-                if self.window.get(e.id).loaded < ops[self.window.get(e.id).index as usize].uops);
+            let partial = matches!(self.waiting.last(), Some(e) if self.is_partial(e.id));
             if !partial {
                 if self.next_iteration as u64 * ops.len() as u64 + u64::from(self.next_index)
                     == self.total_instances
                 {
+                    break;
+                }
+                let op = &ops[self.next_index as usize];
+                if step(op, 0, 0, budget, space) == (0, 0) {
+                    break;
+                }
+                if self.next_index == 0 && !self.delivered(cycle) {
                     break;
                 }
                 let (index, iteration) = (self.next_index, self.next_iteration);
@@ -305,6 +333,7 @@ impl<'a> Engine<'a> {
                     index,
                     loaded: 0,
                     deps_ready: u32::from(no_deps),
+                    slots_loaded: 0,
                 });
                 self.waiting.push(Entry::awake(id));
             }
@@ -313,13 +342,43 @@ impl<'a> Engine<'a> {
             };
             let mut w = self.window.get(id);
             let op = &ops[w.index as usize];
-            let now = budget.min(op.uops - w.loaded);
-            w.loaded += now;
+            let (s, d) = step(op, w.slots_loaded, w.loaded, budget, space);
+            if (s, d) == (0, 0) {
+                break;
+            }
+            w.slots_loaded += s;
+            w.loaded += d;
             self.window.set(id, w);
-            budget -= now;
-            self.occupancy += now;
-            observer.loaded(cycle, w.inst(op), now);
+            budget -= s;
+            space -= d;
+            self.occupancy += d;
+            if d > 0 {
+                observer.loaded(cycle, w.inst(op), d);
+            }
         }
+    }
+
+    /// Whether instance `id` is only partly loaded.
+    #[inline]
+    fn is_partial(&self, id: u64) -> bool {
+        let w = self.window.get(id);
+        w.slots_loaded < self.plan.ops[w.index as usize].slots
+    }
+
+    /// Whether the front end delivered the next iteration by `cycle`; if so, books its
+    /// delivery (the next one follows one period later, or one period after the queue's
+    /// reach behind this cycle when loading fell behind).
+    #[inline]
+    fn delivered(&mut self, cycle: u64) -> bool {
+        let Some(d) = self.plan.delivery else {
+            return true;
+        };
+        let now = cycle * d.per;
+        if now < self.delivery_next {
+            return false;
+        }
+        self.delivery_next = self.delivery_next.max(now.saturating_sub(d.ahead * d.per)) + d.cycles;
+        true
     }
 
     /// Thesis Algorithms 4 and 5: in program order, start every instance whose inputs are
@@ -519,9 +578,7 @@ impl<'a> Engine<'a> {
     /// Whether the next instance to load starts an iteration and no instance is partly
     /// loaded: the moments whose states are compared.
     fn at_iteration_boundary(&self) -> bool {
-        self.next_index == 0
-            && !matches!(self.waiting.last(), Some(e)
-                if self.window.get(e.id).loaded < self.plan.ops[self.window.get(e.id).index as usize].uops)
+        self.next_index == 0 && !matches!(self.waiting.last(), Some(e) if self.is_partial(e.id))
     }
 
     /// Steady state: if the engine's state at this iteration boundary, seen relative to the
@@ -547,6 +604,10 @@ impl<'a> Engine<'a> {
             end - base,
             self.divider_busy_until.saturating_sub(cycle),
         ]);
+        if let Some(d) = self.plan.delivery {
+            // Signed distance of the next delivery from now, as its two's complement.
+            state.push(self.delivery_next.wrapping_sub(cycle * d.per));
+        }
         for id in base..end {
             let started = self.window.started(id);
             if started == NOT_STARTED {
@@ -587,6 +648,9 @@ impl<'a> Engine<'a> {
         self.completed_instances += ids;
         if self.divider_busy_until > cycle {
             self.divider_busy_until += cycles;
+        }
+        if let Some(d) = self.plan.delivery {
+            self.delivery_next += cycles * d.per;
         }
         if let Some(h) = &mut self.divider_holder {
             h.iteration += iterations;

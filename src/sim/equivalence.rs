@@ -160,6 +160,7 @@ fn arb_instr(index: u32, ports: u32) -> impl Strategy<Value = SimInstr> {
     let uops = uops.prop_flat_map(move |k| prop::collection::vec(mask.clone(), k));
     (uops, 0u32..=20, div, prop::collection::vec(input, 0..=3)).prop_map(
         move |(uops, latency, div_cycles, inputs)| SimInstr {
+            slots: None,
             line: index * 2,
             uops: uops.into_iter().map(PortMask).collect(),
             latency,
@@ -181,7 +182,7 @@ fn arb_program(ports: u32) -> impl Strategy<Value = SimProgram> {
                         input.producer %= n;
                     }
                 }
-                SimProgram { instrs }
+                SimProgram { frontend: None, instrs }
             })
     })
 }
@@ -239,6 +240,7 @@ fn edge_cases_match_the_reference() {
     let p0 = PortMask::single(0);
     let p01 = PortMask(0b11);
     let wide = SimInstr {
+        slots: None,
         line: 0,
         uops: vec![p01; 64],
         latency: 3,
@@ -246,6 +248,7 @@ fn edge_cases_match_the_reference() {
         inputs: vec![],
     };
     let div = SimInstr {
+        slots: None,
         line: 1,
         uops: vec![p0, p01],
         latency: 2,
@@ -261,10 +264,12 @@ fn edge_cases_match_the_reference() {
         ..skl()
     };
     let program = SimProgram {
+        frontend: None,
         instrs: vec![wide, div.clone()],
     };
     check_equivalent(&program, &small, &SimOptions::new(7));
     let self_dep = SimInstr {
+        slots: None,
         inputs: vec![SimInput {
             producer: 0,
             distance: 0,
@@ -273,6 +278,7 @@ fn edge_cases_match_the_reference() {
         ..div
     };
     let stuck = SimProgram {
+        frontend: None,
         instrs: vec![self_dep],
     };
     let limited = SimOptions {
@@ -285,6 +291,7 @@ fn edge_cases_match_the_reference() {
 #[test]
 fn errors_match_the_reference() {
     let ok = SimInstr {
+        slots: None,
         line: 0,
         uops: vec![PortMask(1)],
         latency: 1,
@@ -292,12 +299,14 @@ fn errors_match_the_reference() {
         inputs: vec![],
     };
     let huge = SimInstr {
+        slots: None,
         uops: vec![PortMask(1); MAX_UOPS_PER_INSTR + 1],
         ..ok.clone()
     };
     let programs = [
         SimProgram::default(),
         SimProgram {
+            frontend: None,
             instrs: vec![ok.clone(), huge],
         },
     ];
@@ -308,7 +317,7 @@ fn errors_match_the_reference() {
         issue_width: 0,
         ..skl()
     };
-    let program = SimProgram { instrs: vec![ok] };
+    let program = SimProgram { frontend: None, instrs: vec![ok] };
     check_equivalent(&program, &zero_width, &SimOptions::new(4));
     check_equivalent(&program, &skl(), &SimOptions::new(0));
     check_equivalent(
@@ -321,7 +330,9 @@ fn errors_match_the_reference() {
 #[test]
 fn a_producer_outside_the_program_is_an_error() {
     let program = SimProgram {
+        frontend: None,
         instrs: vec![SimInstr {
+            slots: None,
             line: 4,
             uops: vec![PortMask(1)],
             latency: 1,
@@ -348,7 +359,7 @@ fn memory_does_not_grow_with_iterations() {
     let mut instrs = bench_block().instrs[1..3].to_vec();
     instrs[0].inputs.clear();
     instrs[1].inputs[0].producer = 0;
-    let program = SimProgram { instrs };
+    let program = SimProgram { frontend: None, instrs };
     for waits in [false, true] {
         let footprint = |iterations| {
             let options = SimOptions::new(iterations);
@@ -384,8 +395,10 @@ impl Observer for Nothing {
 fn skipped_steady_states_keep_the_outcome() {
     let p06 = PortMask(0b0100_0001);
     let adc = SimProgram {
+        frontend: None,
         instrs: (0..8u32)
             .map(|l| SimInstr {
+                slots: None,
                 line: l,
                 uops: vec![p06],
                 latency: 1,

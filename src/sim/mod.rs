@@ -27,7 +27,7 @@ mod window;
 pub use engine::{simulate, SimError, SimOutcome};
 pub use event::{InstRef, Observer, WaitCause};
 pub use options::{SimOptions, WhatIf};
-pub use program::{SimInput, SimInstr, SimMachine, SimProgram};
+pub use program::{Delivery, SimInput, SimInstr, SimMachine, SimProgram};
 
 #[cfg(test)]
 mod equivalence;

@@ -32,6 +32,21 @@ pub(crate) struct Op {
     pub div_cycles: u32,
     /// Its inputs are `Plan::inputs[inputs.0..inputs.1]`.
     pub inputs: (u32, u32),
+    /// Issue slots (fused domain); equal to `uops` under SUACA's front end.
+    pub slots: u32,
+}
+
+impl Op {
+    /// µops in the scheduler once `slots` of the instruction's issue slots are loaded: one
+    /// per slot, the rest with the last slot (a micro-fused slot brings both µops).
+    #[inline]
+    pub fn uops_at(&self, slots: u32) -> u32 {
+        if slots >= self.slots {
+            self.uops
+        } else {
+            slots.min(self.uops - 1)
+        }
+    }
 }
 
 /// One dependency edge, precomputed.
@@ -70,6 +85,8 @@ pub(crate) struct Plan {
     pub max_distance: u32,
     /// Ports that are ever compared with each other: the unions of overlapping µop masks.
     pub port_groups: Vec<u32>,
+    /// The front end's delivery rate, unless the front end is perfect (`-pf`).
+    pub delivery: Option<super::program::Delivery>,
 }
 
 impl Plan {
@@ -158,6 +175,7 @@ impl Plan {
                 div_uop,
                 div_cycles: ins.div_cycles,
                 inputs: (first_input, inputs.len() as u32),
+                slots: ins.slots.unwrap_or(uops),
             });
         }
         if let Some(ins) = program
@@ -178,7 +196,11 @@ impl Plan {
         };
         let max_distance = inputs.iter().map(|i| i.distance).max().unwrap_or(0);
         let port_groups = port_groups(&masks);
+        let delivery = program
+            .frontend
+            .filter(|d| d.per > 0 && !options.what_if.perfect_frontend);
         Ok(Plan {
+            delivery,
             ops,
             masks,
             inputs,

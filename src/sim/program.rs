@@ -32,6 +32,9 @@ pub struct SimInstr {
     pub div_cycles: u32,
     /// Dependencies; several inputs may name the same producer.
     pub inputs: Vec<SimInput>,
+    /// Issue slots in the fused domain (micro-fused µops count once, the Jcc of a
+    /// macro-fused pair 0); `None`: one slot per µop, SUACA's front end.
+    pub slots: Option<u32>,
 }
 
 /// One iteration of the simulated program, repeated [`crate::sim::SimOptions::iterations`]
@@ -40,6 +43,35 @@ pub struct SimInstr {
 pub struct SimProgram {
     /// Instructions in execution order.
     pub instrs: Vec<SimInstr>,
+    /// The rate at which the front end delivers iterations; `None`: only the issue width
+    /// limits loading (SUACA).
+    pub frontend: Option<Delivery>,
+}
+
+/// The front end's delivery rate: an iteration may begin to load `cycles / per` cycles after
+/// the previous one began, and the front end runs at most `ahead` cycles ahead of loading
+/// (its instruction queue), so a stalled back end does not bank delivery time.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    /// Numerator of the cycles per iteration.
+    pub cycles: u64,
+    /// Denominator of the cycles per iteration (at least 1).
+    pub per: u64,
+    /// Cycles the front end may run ahead of loading.
+    pub ahead: u64,
+}
+
+impl Delivery {
+    /// Delivery of one iteration every `cycles` cycles (rounded to 1/64 cycle).
+    pub fn every(cycles: f64, ahead: u64) -> Option<Delivery> {
+        let per = 64;
+        let scaled = (cycles * per as f64).round();
+        (scaled.is_finite() && scaled >= 1.0).then_some(Delivery {
+            cycles: scaled as u64,
+            per,
+            ahead,
+        })
+    }
 }
 
 impl SimProgram {

@@ -28,6 +28,7 @@ fn skl() -> SimMachine {
 
 fn instr(line: u32, uops: Vec<PortMask>, latency: u32, inputs: Vec<SimInput>) -> SimInstr {
     SimInstr {
+        slots: None,
         line,
         uops,
         latency,
@@ -72,6 +73,7 @@ const ND: WhatIf = WhatIf {
 fn six_movs_on_snb() {
     let p015 = ports(&[0, 1, 5]);
     let program = SimProgram {
+        frontend: None,
         instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
     };
     let plain = run(&program, &snb(), 200, WhatIf::NONE);
@@ -87,6 +89,7 @@ fn six_movs_on_snb() {
 fn adc_chain_on_skl() {
     let p06 = ports(&[0, 6]);
     let program = SimProgram {
+        frontend: None,
         instrs: (0..8u32)
             .map(|l| {
                 let cf = if l == 0 {
@@ -109,6 +112,7 @@ fn branchy() -> SimProgram {
     let p015 = ports(&[0, 1, 5]);
     let p5 = ports(&[5]);
     SimProgram {
+        frontend: None,
         instrs: vec![
             instr(0, vec![p015], 1, vec![]),
             instr(1, vec![p015], 1, vec![]),
@@ -135,7 +139,7 @@ fn divider_blocks_other_divisions() {
     let p0 = ports(&[0]);
     let mut div = instr(0, vec![p0, ports(&[0, 1, 5])], 20, vec![]);
     div.div_cycles = 8;
-    let program = SimProgram { instrs: vec![div] };
+    let program = SimProgram { frontend: None, instrs: vec![div] };
     // Independent divisions are limited by the divider, not by latency or ports.
     let out = run(&program, &snb(), 100, WhatIf::NONE);
     assert!((out.throughput() - 8.0).abs() < 0.2, "{}", out.throughput());
@@ -144,6 +148,7 @@ fn divider_blocks_other_divisions() {
 #[test]
 fn rejects_bad_iteration_counts() {
     let program = SimProgram {
+        frontend: None,
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![])],
     };
     let opts = SimOptions::new(0);
@@ -161,6 +166,7 @@ fn rejects_bad_iteration_counts() {
 #[test]
 fn cycle_limit_is_an_error() {
     let program = SimProgram {
+        frontend: None,
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![dep(0, 1, 1)])],
     };
     let opts = SimOptions {
@@ -211,6 +217,7 @@ mod line_stats {
     fn six_movs_one_port_each() {
         let p015 = ports(&[0, 1, 5]);
         let program = SimProgram {
+            frontend: None,
             instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
         };
         let view = stats(&program, &snb(), 200);

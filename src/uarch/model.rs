@@ -152,6 +152,8 @@ pub struct FrontEnd {
     pub lsd_uops: Option<u32>,
     /// Sustained taken branches per cycle for general loops (SL: Intel 1 per 2 cycles).
     pub taken_branches_per_cycle: Option<f64>,
+    /// Cycles the predecoder stalls on an instruction with a length-changing prefix.
+    pub lcp_penalty: Option<u32>,
     /// Taken branches per cycle for tiny loops with a single backward branch.
     pub small_loop_taken_branches_per_cycle: Option<f64>,
 }

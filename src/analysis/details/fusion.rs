@@ -1,0 +1,82 @@
+//! Issue slots in the fused domain: micro-fusion (a load+op or store counts once, from the
+//! data's `uops_retire_slots`, `_indexed` where the address has an index), un-lamination of
+//! indexed addressing where the data has no `_indexed` measurement, and macro-fusion of a
+//! flag-setting instruction with the Jcc after it (the data's `macro_fusible`).
+
+use crate::db::{InstrDesc, Variant};
+use crate::ir::{BranchKind, Instr};
+use crate::uarch::{MicroArch, PortMask, Unlamination};
+
+use super::Context;
+
+/// Issue slots of `instr` alone (before macro-fusion).
+pub fn slots(cx: &Context, instr: &Instr, desc: &InstrDesc) -> u32 {
+    if !cx.model.micro_fusion || cx.arch.fusion.micro_fusion == Some(false) {
+        return desc.uops.max(1);
+    }
+    let fused = desc.fused_uops.unwrap_or(desc.uops).max(1);
+    if desc.variant != Variant::Indexed && unlaminates(instr, cx.arch) {
+        // The data measured the base-only form: the indexed one issues unfused.
+        return fused.max(desc.uops).max(1);
+    }
+    fused
+}
+
+/// Whether the arch un-laminates `instr`'s micro-fused µop because of an indexed address.
+fn unlaminates(instr: &Instr, arch: &MicroArch) -> bool {
+    let indexed = instr.mem.iter().any(|m| m.index.is_some() && !m.agen);
+    if !indexed {
+        return false;
+    }
+    match arch.fusion.unlaminate_indexed {
+        Some(Unlamination::IndexedAlways) => true,
+        Some(Unlamination::IndexedUnlessRmwTwoOperand) => {
+            // Stays fused only as `op reg, [mem]` with the register read and written.
+            let i = &instr.iced;
+            !(i.op_count() == 2 && instr.reads().any(|a| instr.writes().any(|w| w.loc == a.loc)))
+        }
+        Some(Unlamination::Never) | None => false,
+    }
+}
+
+/// Whether `first` (at line `a`) and the Jcc `second` after it fuse.
+pub fn macro_fuses(
+    cx: &Context,
+    first: &InstrDesc,
+    second_instr: &Instr,
+    second: &InstrDesc,
+) -> bool {
+    cx.model.macro_fusion
+        && cx.arch.fusion.macro_fusion == Some(true)
+        && matches!(second_instr.branch, BranchKind::Conditional { .. })
+        && first.macro_fusible_with.contains(&second.string)
+}
+
+/// The µops of the first instruction of a fused pair: its ALU µop (the first whose ports
+/// overlap the Jcc's) runs on the Jcc's ports, as the fused µop does; without one, the
+/// branch µop joins the instruction.
+pub fn fuse_masks(first: &mut Vec<PortMask>, jcc: &[PortMask]) {
+    let Some(&branch) = jcc.iter().find(|m| !m.is_empty()) else {
+        return;
+    };
+    match first.iter().position(|m| m.0 & branch.0 != 0) {
+        Some(u) => first[u] = branch,
+        None => first.push(branch),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fused_uop_takes_the_branch_ports() {
+        let (p0156, p06, p23) = (PortMask(0b110_0011), PortMask(0b100_0001), PortMask(0b1100));
+        let mut cmp_mem = vec![p23, p0156];
+        fuse_masks(&mut cmp_mem, &[p06]);
+        assert_eq!(cmp_mem, vec![p23, p06]);
+        let mut only_load = vec![p23];
+        fuse_masks(&mut only_load, &[p06]);
+        assert_eq!(only_load, vec![p23, p06]);
+    }
+}

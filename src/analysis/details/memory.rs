@@ -1,0 +1,156 @@
+//! Memory dependencies: a load waits for the nearest earlier store to the same address, named
+//! the same way (segment, base, index, scale, displacement; rsp-based addresses corrected for
+//! the pushes and pops between them), provided no instruction between them changes the base
+//! or index register. The value then comes by store-to-load forwarding.
+//!
+//! Latency: the data's memory latencies (uops.info `cycles_mem` and the register-to-memory
+//! latencies of stores) under the slack rule of [`crate::analysis::program`]: the store's
+//! value reaches memory `mem_ready` cycles after the store starts, and the load needs it
+//! `mem_slack` cycles after its own start.
+
+use iced_x86::Register;
+
+use crate::analysis::program::longest_input_latency;
+use crate::db::{Endpoint, InstrDesc, LatVia};
+use crate::ir::{Instr, Loc, MemOperand};
+use crate::sim::SimInput;
+
+use super::{is_stack_op, Context};
+
+/// An address as named by the instruction: equal keys (and equal rsp offsets) alias.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Key {
+    segment: Option<Register>,
+    base: Option<Register>,
+    index: Option<Register>,
+    scale: u8,
+    displacement: i64,
+}
+
+impl Key {
+    fn of(m: &MemOperand, rsp: i64) -> Key {
+        let shift = if m.base == Some(Register::RSP) { rsp } else { 0 };
+        Key {
+            segment: m.segment,
+            base: m.base,
+            index: m.index,
+            scale: m.scale,
+            displacement: m.displacement.wrapping_add(shift),
+        }
+    }
+}
+
+/// rsp change of a push/pop/call/ret (bytes), else `None`.
+fn stack_delta(instr: &Instr) -> Option<i64> {
+    is_stack_op(instr).then(|| i64::from(instr.iced.stack_pointer_increment()))
+}
+
+/// Whether `instr` changes `reg` other than by a push/pop-style rsp update.
+fn clobbers(instr: &Instr, reg: Register) -> bool {
+    let loc = Loc::Reg(reg.full_register());
+    if reg == Register::RSP && stack_delta(instr).is_some() {
+        return false;
+    }
+    instr.writes().any(|a| a.loc == loc)
+}
+
+/// Cycles after a store starts at which its value is in memory: its longest latency from a
+/// value (register or memory) to memory. A store starts once its data is ready (its address
+/// latencies, which dominate its slack, are not on this path).
+fn mem_ready(store: &InstrDesc, fallback: f64) -> f64 {
+    store
+        .latencies
+        .iter()
+        .filter(|l| matches!(l.to, Endpoint::Mem(_)))
+        .filter(|l| matches!(l.via, LatVia::Value | LatVia::Memory))
+        .map(|l| l.cycles)
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+        .unwrap_or(fallback)
+}
+
+/// Cycles after a load starts at which it needs the memory value. A read-modify-write
+/// needs it at once: its memory-to-memory latency counts from its start.
+fn mem_slack(load: &InstrDesc, rmw: bool) -> f64 {
+    if rmw {
+        return 0.0;
+    }
+    let longest = longest_input_latency(load).unwrap_or(0.0);
+    load.latencies
+        .iter()
+        .filter(|l| l.via == LatVia::Memory)
+        .map(|l| l.cycles)
+        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
+        .map_or(0.0, |own| (longest - own).max(0.0))
+}
+
+/// The memory inputs of every position of `kept` (lines in program order, all with data):
+/// `(consumer position, input)`.
+pub fn inputs(
+    cx: &Context,
+    kept: &[usize],
+    descs: &[Option<InstrDesc>],
+) -> Vec<(usize, SimInput)> {
+    let n = kept.len();
+    let instr = |pos: usize| &cx.instrs[kept[pos]];
+    // rsp offset before each position, relative to the iteration's start.
+    let mut rsp = Vec::with_capacity(n);
+    let mut offset = 0i64;
+    for pos in 0..n {
+        rsp.push(offset);
+        offset += stack_delta(instr(pos)).unwrap_or(0);
+    }
+    let net = offset;
+    let fallback = f64::from(cx.arch.memory.store_forward_latency.unwrap_or(4));
+    let mut out = Vec::new();
+    for j in 0..n {
+        let load = instr(j);
+        for m in load.mem.iter().filter(|m| m.read && !m.agen) {
+            let want = Key::of(m, rsp[j]);
+            let regs: Vec<Register> = [m.base, m.index]
+                .into_iter()
+                .flatten()
+                .filter(|r| *r != Register::RIP)
+                .collect();
+            // Walk back: this iteration, then (looped) the previous one.
+            let order = (0..j)
+                .rev()
+                .map(|p| (p, 0u32))
+                .chain((j..n).rev().map(|p| (p, 1u32)).filter(|_| cx.looped));
+            for (p, distance) in order {
+                let cand = instr(p);
+                let shift = if distance == 1 { -net } else { 0 };
+                let hit = cand.mem.iter().any(|w| {
+                    w.write && !w.agen && w.size >= m.size && Key::of(w, rsp[p] + shift) == want
+                });
+                if hit {
+                    let (Some(store), Some(ld)) = (descs[kept[p]].as_ref(), descs[kept[j]].as_ref())
+                    else {
+                        break;
+                    };
+                    let offset = mem_ready(store, fallback) - mem_slack(ld, m.write);
+                    out.push((
+                        j,
+                        SimInput {
+                            producer: p as u32,
+                            distance,
+                            offset: whole(offset),
+                        },
+                    ));
+                    break;
+                }
+                if regs.iter().any(|&r| clobbers(cand, r)) {
+                    break; // the address changed
+                }
+            }
+        }
+    }
+    out
+}
+
+fn whole(v: f64) -> u32 {
+    if v.is_finite() && v > 0.0 {
+        v.ceil().min(f64::from(u32::MAX)) as u32
+    } else {
+        0
+    }
+}

@@ -1,0 +1,121 @@
+//! The pipeline details SUACA left as future work (thesis ch. 5, issue #7): macro- and
+//! micro-fusion, zero idioms and eliminated moves, the stack engine, memory dependencies and
+//! the front end's delivery rate. Each is a switch of [`ModelOptions`]; with all of them off
+//! ([`ModelOptions::SUACA`]) the program is exactly SUACA's.
+//!
+//! Owns: what the details change in the engine's program (slots, port masks, latencies,
+//! inputs, the delivery rate). Must not touch: the engine (it only sees the result).
+
+pub mod elimination;
+pub mod frontend;
+pub mod fusion;
+pub mod memory;
+
+use crate::ir::{Instr, Loc};
+use crate::uarch::MicroArch;
+
+/// Which pipeline details the program models.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ModelOptions {
+    /// A flag-setting instruction and a following Jcc issue and execute as one µop
+    /// (`--no-macro-fusion`).
+    pub macro_fusion: bool,
+    /// Issue width is counted in fused-domain µops: a micro-fused load+op takes one slot,
+    /// an un-laminated one two (`--no-micro-fusion`: one slot per unfused µop).
+    pub micro_fusion: bool,
+    /// Zero idioms and eliminated register moves use no port and have latency 0
+    /// (`--no-move-elim`).
+    pub move_elim: bool,
+    /// The front end delivers iterations at the rate of its decoders, µop cache, microcode
+    /// sequencer and taken branches (`--simple-frontend`: only the issue width).
+    pub frontend: bool,
+    /// A load depends on an earlier store to the same base, index and displacement
+    /// (`--no-mem-deps`).
+    pub mem_deps: bool,
+    /// push/pop/call/ret update rsp in the front end (the stack engine), so the implicit
+    /// rsp chain costs nothing (off only in the SUACA model).
+    pub stack_engine: bool,
+}
+
+impl ModelOptions {
+    /// Every detail on: the default.
+    pub const FULL: ModelOptions = ModelOptions {
+        macro_fusion: true,
+        micro_fusion: true,
+        move_elim: true,
+        frontend: true,
+        mem_deps: true,
+        stack_engine: true,
+    };
+
+    /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
+    pub const SUACA: ModelOptions = ModelOptions {
+        macro_fusion: false,
+        micro_fusion: false,
+        move_elim: false,
+        frontend: false,
+        mem_deps: false,
+        stack_engine: false,
+    };
+
+    /// Names of the details that are off, for reports (`no-macro-fusion` ...).
+    pub fn disabled(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if !self.macro_fusion {
+            out.push("no-macro-fusion");
+        }
+        if !self.micro_fusion {
+            out.push("no-micro-fusion");
+        }
+        if !self.move_elim {
+            out.push("no-move-elim");
+        }
+        if !self.frontend {
+            out.push("simple-frontend");
+        }
+        if !self.mem_deps {
+            out.push("no-mem-deps");
+        }
+        if !self.stack_engine {
+            out.push("no-stack-engine");
+        }
+        out
+    }
+}
+
+impl Default for ModelOptions {
+    fn default() -> Self {
+        ModelOptions::FULL
+    }
+}
+
+/// What the program builder needs besides the data: the instructions (indexed like the
+/// data, by line), the arch and the switches.
+#[derive(Copy, Clone, Debug)]
+pub struct Context<'a> {
+    /// The decoded instructions, `instrs[line]`.
+    pub instrs: &'a [Instr],
+    /// The arch simulated.
+    pub arch: &'a MicroArch,
+    /// The details modelled.
+    pub model: ModelOptions,
+    /// Whether the program repeats (memory dependencies may cross iterations).
+    pub looped: bool,
+}
+
+/// Whether `instr` moves rsp implicitly, which the stack engine handles in the front end.
+pub fn is_stack_op(instr: &Instr) -> bool {
+    use iced_x86::Mnemonic;
+    matches!(
+        instr.iced.mnemonic(),
+        Mnemonic::Push | Mnemonic::Pop | Mnemonic::Call | Mnemonic::Ret
+    )
+}
+
+/// Whether the dependency of a consumer on `producer` through `loc` disappears with the
+/// stack engine: an rsp update of push/pop/call/ret is known in the front end.
+pub fn stack_engine_drops(cx: &Context, producer: usize, loc: Loc) -> bool {
+    cx.model.stack_engine
+        && matches!(loc, Loc::Reg(iced_x86::Register::RSP))
+        && cx.instrs.get(producer).is_some_and(is_stack_op)
+}
