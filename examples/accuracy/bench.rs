@@ -5,12 +5,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use suaca::analysis::details::ModelOptions;
 use suaca::batch::{self, features, metrics::Metrics, PredictOptions};
 use suaca::dataset::DataSource;
 
 use crate::mca;
 
 /// What to run.
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Measured blocks: BHive-layout CSVs, each with the arch of its rows that name none
     /// (our own ZEN4 measurements may leave the column out).
@@ -25,6 +27,8 @@ pub struct Options {
     pub scratch: PathBuf,
     /// At most this many blocks per arch (in file order), for quick runs.
     pub limit: Option<usize>,
+    /// The pipeline details suaca models.
+    pub model: ModelOptions,
 }
 
 /// One measured block and what each tool says.
@@ -154,7 +158,11 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     let sources = [DataSource::ExplicitPath(opts.xml.clone())];
     let models = batch::load_models(&archs, &sources, &opts.cache);
     let start = Instant::now();
-    let results = batch::run(rows, &models, "SKL", &PredictOptions::default());
+    let predict = PredictOptions {
+        model: opts.model,
+        ..PredictOptions::default()
+    };
+    let results = batch::run(rows, &models, "SKL", &predict);
     let suaca_time = start.elapsed();
 
     let mut blocks: Vec<Block> = results

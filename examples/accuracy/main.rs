@@ -9,6 +9,7 @@
 //!   --mca BIN         llvm-mca binary (default llvm-mca-19); --no-mca to skip it
 //!   --out DIR         plots and per-block CSV (default target/accuracy)
 //!   --limit N         first N blocks per arch only
+//!   --steps           accuracy of each pipeline detail added in turn (issue #7), no llvm-mca
 //!   --worst N         list the N blocks with the largest suaca error (default 15)
 //!   --emit-speed-inputs DIR [--repeat K]
 //!                     write DIR/blocks.txt (hex per line) and DIR/blocks.s (llvm-mca regions)
@@ -21,6 +22,7 @@ mod bench;
 mod mca;
 mod plot;
 mod report;
+mod steps;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,6 +49,7 @@ struct Args {
     worst: usize,
     emit: Option<PathBuf>,
     repeat: usize,
+    steps: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -60,6 +63,7 @@ fn parse_args() -> Result<Args, String> {
         worst: 15,
         emit: None,
         repeat: 1,
+        steps: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -76,6 +80,7 @@ fn parse_args() -> Result<Args, String> {
             "--worst" => a.worst = number(value()?)?,
             "--emit-speed-inputs" => a.emit = Some(value()?.into()),
             "--repeat" => a.repeat = number(value()?)?.max(1),
+            "--steps" => a.steps = true,
             _ => {
                 return Err(format!(
                     "unknown option `{flag}` (see the doc comment of examples/accuracy/main.rs)"
@@ -106,7 +111,11 @@ fn real_main() -> Result<(), String> {
         mca: args.mca.clone(),
         scratch: args.out.clone(),
         limit: args.limit,
+        model: suaca::analysis::details::ModelOptions::FULL,
     };
+    if args.steps {
+        return steps::print(&opts);
+    }
     let o = bench::run(&opts)?;
     for s in o.skipped_rows.iter().take(10) {
         eprintln!("accuracy: skipped row {s}");

@@ -14,7 +14,6 @@ use thiserror::Error;
 
 use crate::bounds::{self, BoundOptions};
 use crate::cfg::Cfg;
-use details::{Context, ModelOptions};
 use crate::db::InstrDesc;
 use crate::deps::{DepGraph, DepLimits, TooComplex};
 use crate::ir::{BranchKind, Instr, Region};
@@ -25,6 +24,7 @@ use crate::report::model::{
 use crate::report::views::{LineStats, Timeline, TimelineView};
 use crate::sim::{simulate, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
 use crate::uarch::MicroArch;
+use details::{Context, ModelOptions};
 
 /// The machine as the analysis needs it.
 #[derive(Clone, Debug)]
@@ -129,6 +129,8 @@ impl AnalysisOptions {
     pub fn bound_options(&self) -> BoundOptions {
         BoundOptions {
             macro_fusion: self.model.macro_fusion,
+            stack_engine: self.model.stack_engine,
+            move_elim: self.model.move_elim,
             ..BoundOptions::default()
         }
     }

@@ -42,12 +42,13 @@ fn produce_latency(desc: &InstrDesc, loc: Loc) -> f64 {
         .unwrap_or(desc.max_latency)
 }
 
-/// Longest latency of `desc` from register, flag and address inputs (memory-value
-/// latencies only matter with memory dependencies).
+/// Longest latency of `desc` from register, flag and address inputs to register and flag
+/// outputs (memory-value latencies only matter with memory dependencies; a store's latencies
+/// to memory say when a later load sees the value, not when the store needs its inputs).
 pub(crate) fn longest_input_latency(desc: &InstrDesc) -> Option<f64> {
     desc.latencies
         .iter()
-        .filter(|l| l.via != LatVia::Memory)
+        .filter(|l| l.via != LatVia::Memory && !matches!(l.to, Endpoint::Mem(_)))
         .map(|l| l.cycles)
         .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
 }
@@ -123,9 +124,20 @@ pub fn build(
         }
     }
     let instr = |line: usize| cx.instrs.get(line);
-    let eliminated: Vec<bool> = kept
+    let forms: Vec<Form> = kept
         .iter()
-        .map(|&l| cx.model.move_elim && instr(l).is_some_and(|i| elimination::eliminated(i, cx.arch)))
+        .map(|&l| match instr(l) {
+            Some(i) if cx.model.move_elim && elimination::eliminated(i, cx.arch) => {
+                Form::Eliminated
+            }
+            Some(i) if !cx.model.move_elim && cx.model != ModelOptions::SUACA => {
+                match elimination::executed_form(i, cx.arch) {
+                    Some(mask) => Form::Executed(mask),
+                    None => Form::Data,
+                }
+            }
+            _ => Form::Data,
+        })
         .collect();
     let mut instrs: Vec<SimInstr> = kept
         .iter()
@@ -140,10 +152,10 @@ pub fn build(
                 if details::stack_engine_drops(cx, producer, edge.loc) {
                     continue;
                 }
-                let offset = if eliminated[p as usize] {
-                    0
-                } else {
-                    edge_offset(pdesc, desc, edge.loc)
+                let offset = match forms[p as usize] {
+                    Form::Eliminated => 0,
+                    Form::Executed(_) => 1,
+                    Form::Data => edge_offset(pdesc, desc, edge.loc),
                 };
                 push_input(
                     &mut inputs,
@@ -154,24 +166,26 @@ pub fn build(
                     },
                 );
             }
-            let elim = eliminated[pos];
+            let form = forms[pos];
             let slots = match instr(line) {
                 Some(i) if cx.model != ModelOptions::SUACA => Some(fusion::slots(cx, i, desc)),
                 _ => None,
             };
             SimInstr {
                 line: line as u32,
-                uops: if elim {
-                    vec![PortMask::EMPTY]
-                } else {
-                    uop_masks(desc)
+                uops: match form {
+                    Form::Eliminated => vec![PortMask::EMPTY],
+                    Form::Executed(mask) => vec![mask],
+                    Form::Data => uop_masks(desc),
                 },
-                latency: if elim {
-                    1
-                } else {
-                    cycles(desc.max_latency).max(1)
+                latency: match form {
+                    Form::Data => cycles(desc.max_latency).max(1),
+                    _ => 1,
                 },
-                div_cycles: if elim { 0 } else { desc.div_cycles.unwrap_or(0) },
+                div_cycles: match form {
+                    Form::Data => desc.div_cycles.unwrap_or(0),
+                    _ => 0,
+                },
                 inputs,
                 slots,
             }
@@ -187,6 +201,15 @@ pub fn build(
         frontend: None,
         instrs,
     }
+}
+
+/// How an instruction executes: as its data says, eliminated at rename, or (moves and zero
+/// idioms with elimination off) as one µop on `mask` with latency 1.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Form {
+    Data,
+    Eliminated,
+    Executed(PortMask),
 }
 
 /// Adds `input`, or raises the offset of an input from the same producer instance.

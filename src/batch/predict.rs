@@ -137,6 +137,8 @@ pub fn predict_instrs(
         &model.machine.arch,
         &BoundOptions {
             macro_fusion: opts.model.macro_fusion,
+            stack_engine: opts.model.stack_engine,
+            move_elim: opts.model.move_elim,
             ..BoundOptions::default()
         },
     );

@@ -15,11 +15,15 @@ use std::collections::BTreeMap;
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
+use super::BoundOptions;
 use super::{fmt_lines, fmt_num, BoundKind, BoundRow, Chain, RowState};
+use crate::analysis::details::elimination::eliminated;
+use crate::analysis::details::is_stack_op;
 use crate::analysis::program::edge_offset;
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
 use crate::ir::{Instr, Loc};
+use crate::uarch::MicroArch;
 
 /// One merged edge: the heaviest of the parallel dependencies between two lines.
 #[derive(Copy, Clone, Debug)]
@@ -338,6 +342,8 @@ pub(super) fn row(
     instrs: &[Instr],
     descs: &[Option<InstrDesc>],
     deps: &DepGraph,
+    arch: &MicroArch,
+    opts: &BoundOptions,
 ) -> (BoundRow, Option<Chain>) {
     let n = instrs.len().min(deps.len());
     let left_out: Vec<usize> = (0..instrs.len())
@@ -373,7 +379,18 @@ pub(super) fn row(
         let (Some(pd), Some(cd)) = (desc(from), desc(to)) else {
             continue;
         };
-        let weight = i64::from(edge_offset(pd, cd, e.loc));
+        let stack = opts.stack_engine
+            && e.loc == Loc::Reg(iced_x86::Register::RSP)
+            && instrs.get(from).is_some_and(is_stack_op);
+        if stack {
+            continue; // the stack engine resolves rsp in the front end
+        }
+        let eliminated = opts.move_elim && instrs.get(from).is_some_and(|i| eliminated(i, arch));
+        let weight = if eliminated {
+            0
+        } else {
+            i64::from(edge_offset(pd, cd, e.loc))
+        };
         let cand = Edge {
             from,
             to,

@@ -254,6 +254,11 @@ pub struct BoundOptions {
     /// Add the expected cost of cache-line splits for unknown alignment ((N−1)/line per
     /// N-byte access, SL §3.3) instead of assuming aligned accesses.
     pub expected_line_splits: bool,
+    /// The chain row follows the simulation's pipeline details: the stack engine drops the
+    /// implicit rsp chain of push/pop/call/ret, eliminated moves and zero idioms cost 0.
+    pub stack_engine: bool,
+    /// See `stack_engine`.
+    pub move_elim: bool,
 }
 
 impl Default for BoundOptions {
@@ -261,6 +266,8 @@ impl Default for BoundOptions {
         BoundOptions {
             macro_fusion: true,
             expected_line_splits: false,
+            stack_engine: false,
+            move_elim: false,
         }
     }
 }
@@ -295,7 +302,7 @@ pub fn compute(
         )
         .input("unique lines per level", "not given"),
     );
-    let (chain_row, chain) = chain::row(instrs, descs, deps);
+    let (chain_row, chain) = chain::row(instrs, descs, deps, arch, opts);
     rows.push(chain_row);
     rows.extend(frontend::front_end_rows(instrs, &counts, arch));
     rows.push(frontend::taken_row(instrs, &counts, arch));

@@ -113,6 +113,9 @@ pub struct BatchArgs {
     /// Worker threads (default: one per core).
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Pipeline details (`--model`, `--no-macro-fusion`, ...).
+    #[command(flatten)]
+    pub model: super::ModelArgs,
 }
 
 /// `suaca data …`.
@@ -190,6 +193,9 @@ pub struct AnalyzeArgs {
     /// What-if: no dependencies (`-nd`).
     #[arg(long = "no-deps")]
     pub no_deps: bool,
+    /// Pipeline details (`--model`, `--no-macro-fusion`, ...).
+    #[command(flatten)]
+    pub model: super::ModelArgs,
     /// Performance mode: no extra what-if runs (`-p`).
     #[arg(short = 'p', long = "performance")]
     pub performance: bool,

@@ -6,9 +6,11 @@
 
 mod args;
 mod config;
+mod model_args;
 
 pub use args::{
     rewrite_suaca_flags, AnalyzeArgs, BatchArgs, Cli, Command, DataCommand, InputSelection,
     MeasureArgs, OutputFormat, EXAMPLES,
 };
 pub use config::{Config, ConfigError};
+pub use model_args::{ModelArgs, ModelChoice};

@@ -101,6 +101,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         detail: args.detail,
         branches: args.branches,
         timeline,
+        model: args.model.options(),
         ..AnalysisOptions::new(iterations)
     };
 

@@ -55,6 +55,7 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
 
     let opts = PredictOptions {
         copies: args.copies,
+        model: args.model.options(),
         ..PredictOptions::default()
     };
     let mut pool = rayon::ThreadPoolBuilder::new();

@@ -45,7 +45,10 @@ pub fn block() -> SimProgram {
             }
         })
         .collect();
-    SimProgram { frontend: None, instrs }
+    SimProgram {
+        frontend: None,
+        instrs,
+    }
 }
 
 /// A Skylake-like machine: 4 wide, 97-entry scheduler, 8 ports, divider on port 0.

@@ -208,7 +208,7 @@ struct Engine<'a> {
     /// Relative states seen at iteration boundaries (see [`Engine::skip_steady_state`]).
     seen: HashMap<Vec<u64>, Mark>,
     /// When the front end delivers the next iteration, in 1/`Delivery::per` cycles.
-    delivery_next: u64,
+    delivery_next: i64,
 }
 
 /// When and where a relative state was seen.
@@ -373,11 +373,13 @@ impl<'a> Engine<'a> {
         let Some(d) = self.plan.delivery else {
             return true;
         };
-        let now = cycle * d.per;
+        // Signed, so that the rule is the same at every cycle (steady states repeat exactly).
+        let now = (cycle * d.per) as i64;
         if now < self.delivery_next {
             return false;
         }
-        self.delivery_next = self.delivery_next.max(now.saturating_sub(d.ahead * d.per)) + d.cycles;
+        let reach = now - (d.ahead * d.per) as i64;
+        self.delivery_next = self.delivery_next.max(reach) + d.cycles as i64;
         true
     }
 
@@ -606,7 +608,7 @@ impl<'a> Engine<'a> {
         ]);
         if let Some(d) = self.plan.delivery {
             // Signed distance of the next delivery from now, as its two's complement.
-            state.push(self.delivery_next.wrapping_sub(cycle * d.per));
+            state.push((self.delivery_next - (cycle * d.per) as i64) as u64);
         }
         for id in base..end {
             let started = self.window.started(id);
@@ -631,7 +633,11 @@ impl<'a> Engine<'a> {
         };
         let (ids, cycles) = (end - mark.end, cycle - mark.cycle);
         let room = self.options.max_cycles.saturating_sub(cycle + 1) / cycles;
-        let periods = ((self.total_instances - end) / ids.max(1)).min(room);
+        // At least one instance stays to load: the stretch after the last load (which ends
+        // the run) is simulated, not taken from the period, whose end may be idle waiting for
+        // the front end.
+        let left = (self.total_instances - end).saturating_sub(1);
+        let periods = (left / ids.max(1)).min(room);
         if ids == 0 || periods == 0 {
             return cycle;
         }
@@ -650,7 +656,7 @@ impl<'a> Engine<'a> {
             self.divider_busy_until += cycles;
         }
         if let Some(d) = self.plan.delivery {
-            self.delivery_next += cycles * d.per;
+            self.delivery_next += (cycles * d.per) as i64;
         }
         if let Some(h) = &mut self.divider_holder {
             h.iteration += iterations;

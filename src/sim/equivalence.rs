@@ -182,7 +182,10 @@ fn arb_program(ports: u32) -> impl Strategy<Value = SimProgram> {
                         input.producer %= n;
                     }
                 }
-                SimProgram { frontend: None, instrs }
+                SimProgram {
+                    frontend: None,
+                    instrs,
+                }
             })
     })
 }
@@ -317,7 +320,10 @@ fn errors_match_the_reference() {
         issue_width: 0,
         ..skl()
     };
-    let program = SimProgram { frontend: None, instrs: vec![ok] };
+    let program = SimProgram {
+        frontend: None,
+        instrs: vec![ok],
+    };
     check_equivalent(&program, &zero_width, &SimOptions::new(4));
     check_equivalent(&program, &skl(), &SimOptions::new(0));
     check_equivalent(
@@ -359,7 +365,10 @@ fn memory_does_not_grow_with_iterations() {
     let mut instrs = bench_block().instrs[1..3].to_vec();
     instrs[0].inputs.clear();
     instrs[1].inputs[0].producer = 0;
-    let program = SimProgram { frontend: None, instrs };
+    let program = SimProgram {
+        frontend: None,
+        instrs,
+    };
     for waits in [false, true] {
         let footprint = |iterations| {
             let options = SimOptions::new(iterations);
@@ -427,6 +436,43 @@ fn skipped_steady_states_keep_the_outcome() {
             let old = reference::simulate(&program, &skl(), &options, &mut Nothing(true, true));
             let new = simulate(&program, &skl(), &options, &mut Nothing(false, false));
             assert_eq!(new, old, "{what_if:?}");
+        }
+    }
+}
+
+/// The front end's delivery rate and fused slots keep steady-state skipping exact: the
+/// outcome with skipping equals the cycle-by-cycle run, for rates with long periods.
+#[test]
+fn skipping_is_exact_with_a_delivery_rate_and_slots() {
+    let p0156 = PortMask(0b110_0011);
+    for (cycles, slots) in [(3.375, 1), (0.25, 1), (1.2, 2), (2.0 / 3.0, 0), (7.9, 3)] {
+        let program = SimProgram {
+            frontend: Delivery::every(cycles, 16),
+            instrs: (0..3u32)
+                .map(|l| SimInstr {
+                    slots: Some(if l == 1 { slots } else { 1 }),
+                    line: l,
+                    uops: vec![p0156, p0156],
+                    latency: 1 + l,
+                    div_cycles: 0,
+                    inputs: vec![],
+                })
+                .collect(),
+        };
+        for iterations in [1, 7, 200, 1000] {
+            let opts = SimOptions::new(iterations);
+            let m = SimMachine {
+                issue_width: 4,
+                scheduler_size: 20,
+                port_count: 8,
+                divider_port: None,
+            };
+            let skipped = simulate(&program, &m, &opts, &mut Nothing(false, false)).unwrap();
+            let full = simulate(&program, &m, &opts, &mut Nothing(false, true)).unwrap();
+            assert_eq!(
+                skipped, full,
+                "{cycles} cycles, {slots} slots, {iterations} iterations"
+            );
         }
     }
 }

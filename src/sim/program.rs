@@ -62,9 +62,10 @@ pub struct Delivery {
 }
 
 impl Delivery {
-    /// Delivery of one iteration every `cycles` cycles (rounded to 1/64 cycle).
+    /// Delivery of one iteration every `cycles` cycles (rounded to 1/240 cycle: exact for
+    /// the rates of 16-byte predecoders, 4–6-wide decoders and µop caches).
     pub fn every(cycles: f64, ahead: u64) -> Option<Delivery> {
-        let per = 64;
+        let per = 240;
         let scaled = (cycles * per as f64).round();
         (scaled.is_finite() && scaled >= 1.0).then_some(Delivery {
             cycles: scaled as u64,

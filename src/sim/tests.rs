@@ -139,7 +139,10 @@ fn divider_blocks_other_divisions() {
     let p0 = ports(&[0]);
     let mut div = instr(0, vec![p0, ports(&[0, 1, 5])], 20, vec![]);
     div.div_cycles = 8;
-    let program = SimProgram { frontend: None, instrs: vec![div] };
+    let program = SimProgram {
+        frontend: None,
+        instrs: vec![div],
+    };
     // Independent divisions are limited by the divider, not by latency or ports.
     let out = run(&program, &snb(), 100, WhatIf::NONE);
     assert!((out.throughput() - 8.0).abs() < 0.2, "{}", out.throughput());

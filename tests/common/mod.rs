@@ -29,11 +29,17 @@ pub fn suaca(args: &[&str], home: &Path) -> Output {
         .expect("runs")
 }
 
-/// Runs `suaca` on the thesis fixture data and returns stdout, asserting success.
+/// Runs `suaca` on the thesis fixture data with SUACA's model (`--model suaca`: the thesis'
+/// examples predate the pipeline details) and returns stdout, asserting success.
 pub fn thesis(args: &[&str]) -> String {
     let home = tempfile::tempdir().expect("tempdir");
     let xml = testdata("xml/thesis.xml");
-    let mut all = vec!["--uops-xml", xml.to_str().expect("utf-8 path")];
+    let mut all = vec![
+        "--uops-xml",
+        xml.to_str().expect("utf-8 path"),
+        "--model",
+        "suaca",
+    ];
     all.extend_from_slice(args);
     let out = suaca(&all, home.path());
     assert!(

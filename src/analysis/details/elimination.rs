@@ -6,19 +6,56 @@
 use iced_x86::{Mnemonic, OpKind, Register};
 
 use crate::ir::{Idiom, Instr};
-use crate::uarch::MicroArch;
+use crate::uarch::{MicroArch, PortMask, Role};
 
 /// Whether `instr` executes without a port and with latency 0 on `arch`.
 pub fn eliminated(instr: &Instr, arch: &MicroArch) -> bool {
     instr.idiom == Some(Idiom::Zero) || eliminated_move(instr, arch)
 }
 
+/// How a zero idiom or register move executes when nothing is eliminated
+/// (`--no-move-elim`): one µop on the ALU ports (vector ports for vector registers) with
+/// latency 1. `None` for other instructions. uops.info's data already shows the
+/// elimination (`uops="0"`, latency 0), so turning it off needs this form.
+pub fn executed_form(instr: &Instr, arch: &MicroArch) -> Option<PortMask> {
+    let i = &instr.iced;
+    let is_move = i.op_count() == 2
+        && i.op0_kind() == OpKind::Register
+        && i.op1_kind() == OpKind::Register
+        && (i.mnemonic() == Mnemonic::Mov || VECTOR_MOVES.contains(&i.mnemonic()));
+    if instr.idiom != Some(Idiom::Zero) && !is_move {
+        return None;
+    }
+    let vector = i.op0_kind() == OpKind::Register && i.op0_register().is_vector_register();
+    let role = if vector { Role::Vector } else { Role::Alu };
+    let ports = arch.ports_with_role(role);
+    Some(if ports.is_empty() {
+        arch.ports_with_role(Role::Alu)
+    } else {
+        ports
+    })
+}
+
+const VECTOR_MOVES: [Mnemonic; 12] = [
+    Mnemonic::Movaps,
+    Mnemonic::Movapd,
+    Mnemonic::Movups,
+    Mnemonic::Movupd,
+    Mnemonic::Movdqa,
+    Mnemonic::Movdqu,
+    Mnemonic::Vmovaps,
+    Mnemonic::Vmovapd,
+    Mnemonic::Vmovups,
+    Mnemonic::Vmovupd,
+    Mnemonic::Vmovdqa,
+    Mnemonic::Vmovdqu,
+];
+
 /// Register-to-register moves the arch's rename stage eliminates: 32/64-bit GPR moves and
 /// full vector register moves, between different registers.
 fn eliminated_move(instr: &Instr, arch: &MicroArch) -> bool {
     let i = &instr.iced;
-    if i.op_count() != 2 || i.op0_kind() != OpKind::Register || i.op1_kind() != OpKind::Register
-    {
+    if i.op_count() != 2 || i.op0_kind() != OpKind::Register || i.op1_kind() != OpKind::Register {
         return false;
     }
     let (dst, src) = (i.op0_register(), i.op1_register());
@@ -30,18 +67,7 @@ fn eliminated_move(instr: &Instr, arch: &MicroArch) -> bool {
         Mnemonic::Mov => {
             elim.gpr == Some(true) && (dst.is_gpr32() || dst.is_gpr64()) && gpr_same_size(dst, src)
         }
-        Mnemonic::Movaps
-        | Mnemonic::Movapd
-        | Mnemonic::Movups
-        | Mnemonic::Movupd
-        | Mnemonic::Movdqa
-        | Mnemonic::Movdqu
-        | Mnemonic::Vmovaps
-        | Mnemonic::Vmovapd
-        | Mnemonic::Vmovups
-        | Mnemonic::Vmovupd
-        | Mnemonic::Vmovdqa
-        | Mnemonic::Vmovdqu => elim.vector == Some(true) && dst.is_vector_register(),
+        m if VECTOR_MOVES.contains(&m) => elim.vector == Some(true) && dst.is_vector_register(),
         _ => false,
     }
 }
@@ -70,7 +96,10 @@ mod tests {
         let xor = first(&[0x31, 0xc0]); // xor eax, eax
         let add = first(&[0x48, 0x01, 0xd8]); // add rax, rbx
         assert!(eliminated(&mov_rax_rbx, &skl));
-        assert!(!eliminated(&mov_rax_rbx, &snb), "SNB has no move elimination");
+        assert!(
+            !eliminated(&mov_rax_rbx, &snb),
+            "SNB has no move elimination"
+        );
         assert!(!eliminated(&mov_ax_bx, &skl), "16-bit moves merge");
         assert!(!eliminated(&mov_eax_eax, &skl));
         assert!(eliminated(&movaps, &skl));

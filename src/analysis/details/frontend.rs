@@ -52,7 +52,9 @@ pub fn unrolled_delivery(bounds: &Bounds, arch: &MicroArch) -> Option<Delivery> 
     let p = [row(BoundKind::Mite), row(BoundKind::Microcode)]
         .into_iter()
         .flatten()
-        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m: f64| m.max(c))))?;
+        .fold(None, |m: Option<f64>, c| {
+            Some(m.map_or(c, |m: f64| m.max(c)))
+        })?;
     let queue = arch.front_end.idq_uops.unwrap_or(arch.issue_width * 16);
     Delivery::every(p, u64::from(queue / arch.issue_width.max(1)))
 }

@@ -33,7 +33,10 @@ fn unlaminates(instr: &Instr, arch: &MicroArch) -> bool {
         Some(Unlamination::IndexedUnlessRmwTwoOperand) => {
             // Stays fused only as `op reg, [mem]` with the register read and written.
             let i = &instr.iced;
-            !(i.op_count() == 2 && instr.reads().any(|a| instr.writes().any(|w| w.loc == a.loc)))
+            !(i.op_count() == 2
+                && instr
+                    .reads()
+                    .any(|a| instr.writes().any(|w| w.loc == a.loc)))
         }
         Some(Unlamination::Never) | None => false,
     }

@@ -29,7 +29,11 @@ struct Key {
 
 impl Key {
     fn of(m: &MemOperand, rsp: i64) -> Key {
-        let shift = if m.base == Some(Register::RSP) { rsp } else { 0 };
+        let shift = if m.base == Some(Register::RSP) {
+            rsp
+        } else {
+            0
+        };
         Key {
             segment: m.segment,
             base: m.base,
@@ -85,11 +89,7 @@ fn mem_slack(load: &InstrDesc, rmw: bool) -> f64 {
 
 /// The memory inputs of every position of `kept` (lines in program order, all with data):
 /// `(consumer position, input)`.
-pub fn inputs(
-    cx: &Context,
-    kept: &[usize],
-    descs: &[Option<InstrDesc>],
-) -> Vec<(usize, SimInput)> {
+pub fn inputs(cx: &Context, kept: &[usize], descs: &[Option<InstrDesc>]) -> Vec<(usize, SimInput)> {
     let n = kept.len();
     let instr = |pos: usize| &cx.instrs[kept[pos]];
     // rsp offset before each position, relative to the iteration's start.
@@ -123,7 +123,8 @@ pub fn inputs(
                     w.write && !w.agen && w.size >= m.size && Key::of(w, rsp[p] + shift) == want
                 });
                 if hit {
-                    let (Some(store), Some(ld)) = (descs[kept[p]].as_ref(), descs[kept[j]].as_ref())
+                    let (Some(store), Some(ld)) =
+                        (descs[kept[p]].as_ref(), descs[kept[j]].as_ref())
                     else {
                         break;
                     };

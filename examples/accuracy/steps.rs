@@ -1,0 +1,62 @@
+//! `--steps`: the accuracy of each pipeline detail of issue #7, added one at a time to
+//! SUACA's model, so that every step shows what it pays (MAPE and Kendall's tau per arch).
+
+use suaca::analysis::details::ModelOptions;
+
+use crate::bench::{self, Options, Tool};
+
+/// The cumulative steps, from the thesis' model to the full one.
+pub fn steps() -> Vec<(&'static str, ModelOptions)> {
+    let mut m = ModelOptions::SUACA;
+    let mut out = vec![("SUACA model (--model suaca)", m)];
+    m.stack_engine = true;
+    out.push(("+ stack engine", m));
+    m.micro_fusion = true;
+    out.push(("+ fused-domain issue (micro-fusion)", m));
+    m.macro_fusion = true;
+    out.push(("+ macro-fusion", m));
+    m.move_elim = true;
+    out.push(("+ zero idioms, move elimination", m));
+    m.mem_deps = true;
+    out.push(("+ memory dependencies", m));
+    m.frontend = true;
+    out.push(("+ front end (decoders, LCP, MS) = full", m));
+    debug_assert_eq!(m, ModelOptions::FULL);
+    out
+}
+
+/// Runs the benchmark once per step (without llvm-mca) and prints the table.
+pub fn print(opts: &Options) -> Result<(), String> {
+    let mut header_archs: Option<Vec<String>> = None;
+    let mut lines = Vec::new();
+    for (name, model) in steps() {
+        let o = bench::run(&Options {
+            model,
+            mca: None,
+            ..opts.clone()
+        })?;
+        let archs = o.archs();
+        let mut cells = vec![name.to_string()];
+        for arch in &archs {
+            let m = o.metrics(Tool::Suaca, |b| &b.arch == arch);
+            let tau = m.kendall_tau.map_or("-".into(), |t| format!("{t:.3}"));
+            cells.push(format!("{:.1}% / {tau}", m.mape * 100.0));
+        }
+        let all = o.metrics(Tool::Suaca, |_| true);
+        cells.push(format!(
+            "{:.1}% / {}",
+            all.mape * 100.0,
+            all.kendall_tau.map_or("-".into(), |t| format!("{t:.3}"))
+        ));
+        header_archs.get_or_insert(archs);
+        lines.push(format!("| {} |", cells.join(" | ")));
+    }
+    let archs = header_archs.unwrap_or_default();
+    println!("## Each pipeline detail, added in turn (MAPE / Kendall tau)\n");
+    println!("| Step | {} | all |", archs.join(" | "));
+    println!("|---|{}---|", "---|".repeat(archs.len()));
+    for l in lines {
+        println!("{l}");
+    }
+    Ok(())
+}

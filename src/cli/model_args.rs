@@ -1,0 +1,110 @@
+//! The pipeline-detail switches shared by the analyzer and `suaca batch` (issue #7).
+
+use clap::{Args, ValueEnum};
+
+use crate::analysis::details::ModelOptions;
+
+/// Which model to start from.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ModelChoice {
+    /// Every pipeline detail (fusion, move elimination, stack engine, memory dependencies,
+    /// front end).
+    #[default]
+    Full,
+    /// SUACA's model of the thesis: none of them.
+    Suaca,
+}
+
+/// `--model` and the `--no-*` switches.
+#[derive(Debug, Clone, Copy, Default, Args, PartialEq, Eq)]
+pub struct ModelArgs {
+    /// Pipeline model: `full` (default) or `suaca` (the thesis' model, every detail off).
+    #[arg(long, value_enum, value_name = "MODEL", default_value_t = ModelChoice::Full)]
+    pub model: ModelChoice,
+    /// Do not fuse a flag-setting instruction with the following Jcc.
+    #[arg(long)]
+    pub no_macro_fusion: bool,
+    /// Count issue width in unfused µops (no micro-fusion).
+    #[arg(long)]
+    pub no_micro_fusion: bool,
+    /// Execute zero idioms and register moves on ports, with their latency.
+    #[arg(long)]
+    pub no_move_elim: bool,
+    /// Front end limited only by the issue width (no decoders, µop cache, microcode, LCP).
+    #[arg(long)]
+    pub simple_frontend: bool,
+    /// No dependencies from a store to a later load of the same address.
+    #[arg(long)]
+    pub no_mem_deps: bool,
+}
+
+impl ModelArgs {
+    /// The model the switches select.
+    pub fn options(&self) -> ModelOptions {
+        let base = match self.model {
+            ModelChoice::Full => ModelOptions::FULL,
+            ModelChoice::Suaca => ModelOptions::SUACA,
+        };
+        ModelOptions {
+            macro_fusion: base.macro_fusion && !self.no_macro_fusion,
+            micro_fusion: base.micro_fusion && !self.no_micro_fusion,
+            move_elim: base.move_elim && !self.no_move_elim,
+            frontend: base.frontend && !self.simple_frontend,
+            mem_deps: base.mem_deps && !self.no_mem_deps,
+            stack_engine: base.stack_engine,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_switch_turns_one_detail_off() {
+        let full = ModelArgs::default().options();
+        assert_eq!(full, ModelOptions::FULL);
+        let suaca = ModelArgs {
+            model: ModelChoice::Suaca,
+            ..ModelArgs::default()
+        };
+        assert_eq!(suaca.options(), ModelOptions::SUACA);
+        let one = |a: ModelArgs| a.options().disabled();
+        let d = ModelArgs::default;
+        assert_eq!(
+            one(ModelArgs {
+                no_macro_fusion: true,
+                ..d()
+            }),
+            ["no-macro-fusion"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_micro_fusion: true,
+                ..d()
+            }),
+            ["no-micro-fusion"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_move_elim: true,
+                ..d()
+            }),
+            ["no-move-elim"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                simple_frontend: true,
+                ..d()
+            }),
+            ["simple-frontend"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_mem_deps: true,
+                ..d()
+            }),
+            ["no-mem-deps"]
+        );
+    }
+}
