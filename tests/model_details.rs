@@ -152,3 +152,29 @@ fn unknown_model_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("uica"));
 }
+
+/// The JSON report names the details turned off.
+#[test]
+fn json_names_the_details_turned_off() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let xml = testdata("xml/details.xml");
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["--uops-xml", xml.to_str().expect("utf-8"), "--arch", "SKL"];
+        args.extend_from_slice(extra);
+        args.extend(["-p", "--json", "--hex", "4801d8"]);
+        let out = suaca(&args, home.path());
+        assert!(out.status.success());
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    assert_eq!(run(&[])["model_disabled"], serde_json::json!([]));
+    assert_eq!(
+        run(&["--no-mem-deps"])["model_disabled"],
+        serde_json::json!(["no-mem-deps"])
+    );
+    assert_eq!(
+        run(&["--model", "suaca"])["model_disabled"]
+            .as_array()
+            .map(Vec::len),
+        Some(6)
+    );
+}

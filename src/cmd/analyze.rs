@@ -110,6 +110,12 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         suaca_version: env!("CARGO_PKG_VERSION").to_string(),
         arch: arch.name.clone(),
         iterations,
+        model_disabled: opts
+            .model
+            .disabled()
+            .into_iter()
+            .map(String::from)
+            .collect(),
         input: loaded.input.clone(),
         warnings,
         regions: Vec::new(),

@@ -210,6 +210,9 @@ pub struct Report {
     pub arch: String,
     /// Iterations simulated.
     pub iterations: u32,
+    /// The pipeline details modelled: the pipeline details turned off (`no-macro-fusion`,
+    /// ...; every one with `--model suaca`).
+    pub model_disabled: Vec<String>,
     /// The input.
     pub input: InputInfo,
     /// Warnings not tied to a region (data sources, the assembler).
