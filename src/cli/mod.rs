@@ -9,6 +9,6 @@ mod config;
 
 pub use args::{
     rewrite_suaca_flags, AnalyzeArgs, BatchArgs, Cli, Command, DataCommand, InputSelection,
-    MeasureArgs, OutputFormat, EXAMPLES,
+    MeasureArgs, OutputFormat, ProfileArgs, EXAMPLES,
 };
 pub use config::{Config, ConfigError};

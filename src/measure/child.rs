@@ -240,3 +240,76 @@ pub fn perf_read(fd: i32) -> Option<u64> {
     let n = unsafe { libc::read(fd, (&mut v as *mut u64).cast(), 8) };
     (n == 8).then_some(v)
 }
+
+/// First bytes of the message a fault handler writes (see [`report_faults`]).
+pub const FAULT_MAGIC: &[u8; 8] = b"FAULT\0\0\0";
+
+/// Where the fault handler writes (the child's pipe to the parent).
+static FAULT_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+
+/// Child side: on SIGSEGV, SIGILL, SIGFPE, SIGBUS or SIGTRAP, write one framed message
+/// (`FAULT_MAGIC`, signal, si_code, rip, fault address) to `fd`, then die of the signal as
+/// with the default handler. Lets the parent say which instruction of a user's block faulted.
+pub fn report_faults(fd: i32) {
+    FAULT_FD.store(fd, std::sync::atomic::Ordering::SeqCst);
+    // The faulting code may have any rsp (a user's block runs on a private stack that it may
+    // have moved anywhere): handle on an alternate stack. Leaked: the child ends with _exit.
+    let stack: &'static mut [u8] = Vec::leak(vec![0u8; 64 * 1024]);
+    #[allow(unsafe_code)]
+    // SAFETY: `stack` is a live, writable, 'static buffer of the given size; sigaltstack and
+    // sigaction read the fully initialised structs passed by pointer; `on_fault` has the
+    // SA_SIGINFO handler signature.
+    unsafe {
+        let ss = libc::stack_t {
+            ss_sp: stack.as_mut_ptr().cast(),
+            ss_flags: 0,
+            ss_size: stack.len(),
+        };
+        libc::sigaltstack(&ss, std::ptr::null_mut());
+        for sig in [
+            libc::SIGSEGV,
+            libc::SIGILL,
+            libc::SIGFPE,
+            libc::SIGBUS,
+            libc::SIGTRAP,
+        ] {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_fault as *const () as usize;
+            sa.sa_flags =
+                libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESETHAND | libc::SA_NODEFER;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+/// The fault handler: async-signal-safe (one `write`, then `raise`).
+extern "C" fn on_fault(sig: i32, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+    #[allow(unsafe_code)]
+    // SAFETY: the kernel passes valid siginfo and ucontext pointers to an SA_SIGINFO handler;
+    // on x86-64 Linux `uc_mcontext.gregs[REG_RIP]` is the interrupted instruction pointer.
+    let (code, addr, rip) = unsafe {
+        let uc = ctx as *const libc::ucontext_t;
+        (
+            (*info).si_code,
+            (*info).si_addr() as u64,
+            (*uc).uc_mcontext.gregs[libc::REG_RIP as usize] as u64,
+        )
+    };
+    let mut frame = [0u8; 4 + 32];
+    frame[..4].copy_from_slice(&32u32.to_le_bytes());
+    frame[4..12].copy_from_slice(FAULT_MAGIC);
+    frame[12..16].copy_from_slice(&sig.to_le_bytes());
+    frame[16..20].copy_from_slice(&code.to_le_bytes());
+    frame[20..28].copy_from_slice(&rip.to_le_bytes());
+    frame[28..36].copy_from_slice(&addr.to_le_bytes());
+    let fd = FAULT_FD.load(std::sync::atomic::Ordering::SeqCst);
+    #[allow(unsafe_code)]
+    // SAFETY: write and raise are async-signal-safe; `frame` is a live local buffer. The write
+    // is smaller than PIPE_BUF, so it is atomic. SA_RESETHAND restored the default action and
+    // SA_NODEFER leaves the signal unblocked: raise ends the child with this signal.
+    unsafe {
+        libc::write(fd, frame.as_ptr().cast(), frame.len());
+        libc::raise(sig);
+    }
+}
