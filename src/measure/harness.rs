@@ -648,6 +648,27 @@ mod tests {
         assert!((r.ticks_per_unit() - 2.0).abs() < 1e-12);
     }
 
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    #[test]
+    fn fault_reports_parse_only_their_own_frames() {
+        let mut msg = super::super::child::FAULT_MAGIC.to_vec();
+        msg.extend(4i32.to_le_bytes());
+        msg.extend(2i32.to_le_bytes());
+        msg.extend(0x4100_0040u64.to_le_bytes());
+        msg.extend(0u64.to_le_bytes());
+        assert_eq!(
+            FaultReport::parse(&msg),
+            Some(FaultReport {
+                signal: 4,
+                code: 2,
+                rip: 0x4100_0040,
+                addr: 0
+            })
+        );
+        assert_eq!(FaultReport::parse(&msg[..msg.len() - 1]), None);
+        assert_eq!(FaultReport::parse(b"{\"Calib\":[0,{}]}"), None);
+    }
+
     #[test]
     fn padding_lengths() {
         for n in 0..64 {

@@ -84,8 +84,16 @@ pub fn initial_value(block: &RunnableBlock, i: usize) -> u64 {
 
 /// The data buffer's initial content (the caller writes it before every child).
 pub fn fill_data(bytes: &mut [u8]) {
-    for chunk in bytes.chunks_exact_mut(8) {
-        chunk.copy_from_slice(&FILL.to_le_bytes());
+    // One page of the pattern, then page-sized copies (fast even in debug builds).
+    let page: Vec<u8> = FILL
+        .to_le_bytes()
+        .iter()
+        .copied()
+        .cycle()
+        .take(4096)
+        .collect();
+    for chunk in bytes.chunks_mut(4096) {
+        chunk.copy_from_slice(&page[..chunk.len()]);
     }
     let mut put = |addr: u64, v: u64| {
         let o = (addr - DATA_ADDR) as usize;
