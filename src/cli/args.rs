@@ -137,6 +137,10 @@ pub struct ProfileArgs {
     /// Timed runs of each kernel per process; the minimum is kept (at least 21).
     #[arg(long, value_name = "N", default_value_t = 51)]
     pub reps: u32,
+    /// Report SIGSEGV when the block computes an address outside the harness's buffer,
+    /// instead of mapping a page there and retrying (BHive's method, the default).
+    #[arg(long)]
+    pub no_fault_pages: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

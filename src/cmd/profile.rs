@@ -89,6 +89,7 @@ pub fn options(args: &ProfileArgs) -> Result<ProfileOptions, Failure> {
         cpu: args.cpu,
         processes: args.processes,
         reps: args.reps,
+        map_fault_pages: !args.no_fault_pages,
         ..ProfileOptions::default()
     })
 }
@@ -154,6 +155,7 @@ struct Row {
     spread: f64,
     per_process: Vec<f64>,
     cycles_per_tsc_tick: f64,
+    pages_mapped_on_fault: u32,
     predicted_cycles_per_iteration: Option<f64>,
     difference_percent: Option<f64>,
     bottleneck: Option<String>,
@@ -182,6 +184,7 @@ impl Row {
             spread: m.spread,
             per_process: m.per_process,
             cycles_per_tsc_tick: m.cycles_per_tick,
+            pages_mapped_on_fault: m.pages_mapped_on_fault,
             predicted_cycles_per_iteration: cycles,
             difference_percent: cycles.map(|c| {
                 let d = 100.0 * (c - m.cycles_per_iteration) / m.cycles_per_iteration.max(1e-9);
@@ -245,6 +248,13 @@ fn print_text(out: &Output) {
     for r in &out.regions {
         if let Some(e) = &r.prediction_error {
             println!("Region {}: no prediction: {e}", r.region);
+        }
+        if r.pages_mapped_on_fault > 0 {
+            println!(
+                "Region {}: the block computed addresses outside the harness's buffer; {} page(s) \
+                 were mapped there (one physical page behind all, as BHive does).",
+                r.region, r.pages_mapped_on_fault
+            );
         }
     }
 }

@@ -16,7 +16,7 @@ use super::batch::{read_input, write_output};
 use crate::Failure;
 
 /// The output header, in column order.
-pub const HEADER: [&str; 10] = [
+pub const HEADER: [&str; 11] = [
     "line",
     "key",
     "hex",
@@ -24,6 +24,7 @@ pub const HEADER: [&str; 10] = [
     "spread",
     "copies",
     "instructions",
+    "fault_pages",
     "status",
     "signal",
     "detail",
@@ -36,6 +37,7 @@ struct Record {
     spread: Option<f64>,
     copies: Option<(usize, usize)>,
     instructions: Option<usize>,
+    fault_pages: Option<u32>,
     status: &'static str,
     signal: String,
     detail: String,
@@ -73,6 +75,7 @@ pub fn run(args: &ProfileArgs, opts: ProfileOptions) -> Result<(), Failure> {
             num(r.spread, 4),
             r.copies.map_or(String::new(), |(a, b)| format!("{a}/{b}")),
             r.instructions.map_or(String::new(), |n| n.to_string()),
+            r.fault_pages.map_or(String::new(), |n| n.to_string()),
             r.status.to_string(),
             r.signal,
             r.detail,
@@ -119,6 +122,7 @@ fn measure(profiler: &mut Profiler, hex: &str, problem: Option<&str>) -> Result<
             spread: Some(m.spread),
             copies: Some(m.copies),
             instructions: Some(m.instructions),
+            fault_pages: Some(m.pages_mapped_on_fault),
             status: "ok",
             ..Record::default()
         },

@@ -246,6 +246,87 @@ pub const FAULT_MAGIC: &[u8; 8] = b"FAULT\0\0\0";
 
 /// Where the fault handler writes (the child's pipe to the parent).
 static FAULT_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+/// The one-page memfd mapped at faulting addresses (-1: faults are not repaired).
+static PAGE_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+/// Pages the handler may still map.
+static PAGES_LEFT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+/// Pages the handler mapped.
+static PAGES_MAPPED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+/// `si_code` of a SIGSEGV on an address with no mapping (Linux `SEGV_MAPERR`).
+const SEGV_MAPERR: i32 = 1;
+/// Lowest address the handler maps (Linux refuses pages below `mmap_min_addr`, 64 KiB).
+const LOWEST_PAGE: u64 = 0x1_0000;
+
+/// Child side, after [`report_faults`]: a SIGSEGV on an unmapped page (canonical, above
+/// 64 KiB) maps one shared page there — the same physical page every time, every 8 bytes
+/// holding `fill` — and the instruction is retried, as BHive does; at most `max_pages` times.
+/// Returns whether the page could be created.
+pub fn map_pages_on_fault(fill: u64, max_pages: u32) -> bool {
+    #[allow(unsafe_code)]
+    // SAFETY: memfd_create gets a NUL-terminated name; ftruncate sizes the new file to one
+    // page; the mapping is checked against MAP_FAILED before the page-sized write through it
+    // and unmapped after (the memfd keeps the content).
+    let fd = unsafe {
+        let fd = libc::memfd_create(c"suaca-fault-page".as_ptr(), libc::MFD_CLOEXEC);
+        if fd < 0 || libc::ftruncate(fd, 4096) != 0 {
+            return false;
+        }
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+            fd,
+            0,
+        );
+        if p == libc::MAP_FAILED {
+            return false;
+        }
+        let words = std::slice::from_raw_parts_mut(p.cast::<u64>(), 512);
+        words.fill(fill);
+        libc::munmap(p, 4096);
+        fd
+    };
+    PAGES_MAPPED.store(0, std::sync::atomic::Ordering::SeqCst);
+    PAGES_LEFT.store(max_pages, std::sync::atomic::Ordering::SeqCst);
+    PAGE_FD.store(fd, std::sync::atomic::Ordering::SeqCst);
+    true
+}
+
+/// Pages [`map_pages_on_fault`] mapped so far in this child.
+pub fn pages_mapped_on_fault() -> u32 {
+    PAGES_MAPPED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Maps the fault page at `addr`'s page if allowed (signal handler context).
+fn repair(addr: u64) -> bool {
+    use std::sync::atomic::Ordering::SeqCst;
+    let fd = PAGE_FD.load(SeqCst);
+    if fd < 0 || !(LOWEST_PAGE..1 << 47).contains(&addr) || PAGES_LEFT.load(SeqCst) == 0 {
+        return false;
+    }
+    let page = addr & !0xFFF;
+    #[allow(unsafe_code)]
+    // SAFETY: mmap is a plain system call (safe in a signal handler in practice; no libc
+    // lock is taken). MAP_FIXED_NOREPLACE never replaces an existing mapping, so nothing the
+    // process uses can be clobbered; the address was just reported unmapped.
+    let p = unsafe {
+        libc::mmap(
+            page as usize as *mut libc::c_void,
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_FIXED_NOREPLACE,
+            fd,
+            0,
+        )
+    };
+    if p as usize as u64 != page {
+        return false;
+    }
+    PAGES_LEFT.fetch_sub(1, SeqCst);
+    PAGES_MAPPED.fetch_add(1, SeqCst);
+    true
+}
 
 /// Child side: on SIGSEGV, SIGILL, SIGFPE, SIGBUS or SIGTRAP, write one framed message
 /// (`FAULT_MAGIC`, signal, si_code, rip, fault address) to `fd`, then die of the signal as
@@ -275,15 +356,15 @@ pub fn report_faults(fd: i32) {
         ] {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_fault as *const () as usize;
-            sa.sa_flags =
-                libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESETHAND | libc::SA_NODEFER;
+            sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
     }
 }
 
-/// The fault handler: async-signal-safe (one `write`, then `raise`).
+/// The fault handler: maps a missing page and returns (the instruction is retried), or
+/// writes the report and dies of the signal. Async-signal-safe: mmap, write, signal, raise.
 extern "C" fn on_fault(sig: i32, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
     #[allow(unsafe_code)]
     // SAFETY: the kernel passes valid siginfo and ucontext pointers to an SA_SIGINFO handler;
@@ -296,6 +377,9 @@ extern "C" fn on_fault(sig: i32, info: *mut libc::siginfo_t, ctx: *mut libc::c_v
             (*uc).uc_mcontext.gregs[libc::REG_RIP as usize] as u64,
         )
     };
+    if sig == libc::SIGSEGV && code == SEGV_MAPERR && repair(addr) {
+        return;
+    }
     let mut frame = [0u8; 4 + 32];
     frame[..4].copy_from_slice(&32u32.to_le_bytes());
     frame[4..12].copy_from_slice(FAULT_MAGIC);
@@ -305,11 +389,12 @@ extern "C" fn on_fault(sig: i32, info: *mut libc::siginfo_t, ctx: *mut libc::c_v
     frame[28..36].copy_from_slice(&addr.to_le_bytes());
     let fd = FAULT_FD.load(std::sync::atomic::Ordering::SeqCst);
     #[allow(unsafe_code)]
-    // SAFETY: write and raise are async-signal-safe; `frame` is a live local buffer. The write
-    // is smaller than PIPE_BUF, so it is atomic. SA_RESETHAND restored the default action and
-    // SA_NODEFER leaves the signal unblocked: raise ends the child with this signal.
+    // SAFETY: write, signal and raise are async-signal-safe; `frame` is a live local buffer.
+    // The write is smaller than PIPE_BUF, so it is atomic. With the default action restored
+    // and the signal unblocked (SA_NODEFER), raise ends the child with this signal.
     unsafe {
         libc::write(fd, frame.as_ptr().cast(), frame.len());
+        libc::signal(sig, libc::SIG_DFL);
         libc::raise(sig);
     }
 }

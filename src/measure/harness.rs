@@ -552,6 +552,18 @@ impl ChildSink {
     pub fn report_faults(&self) {
         super::child::report_faults(self.fd);
     }
+
+    /// After [`ChildSink::report_faults`]: a SIGSEGV on an unmapped page maps one shared page
+    /// holding `fill` there and retries, up to `max_pages` times (BHive's method for blocks
+    /// that compute addresses from data). Returns whether the page could be created.
+    pub fn map_pages_on_fault(&self, fill: u64, max_pages: u32) -> bool {
+        super::child::map_pages_on_fault(fill, max_pages)
+    }
+
+    /// Pages mapped on faults so far in this child.
+    pub fn pages_mapped_on_fault(&self) -> u32 {
+        super::child::pages_mapped_on_fault()
+    }
 }
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]

@@ -45,6 +45,9 @@ pub struct ProfileOptions {
     pub max_unrolled: usize,
     /// Seconds before a child is killed (SIGALRM).
     pub timeout_s: u32,
+    /// Map a page at an unmapped address the block computed and retry, as BHive does (one
+    /// physical page behind all of them), instead of reporting SIGSEGV.
+    pub map_fault_pages: bool,
 }
 
 impl Default for ProfileOptions {
@@ -56,6 +59,7 @@ impl Default for ProfileOptions {
             copies: 100,
             max_unrolled: 3000,
             timeout_s: 20,
+            map_fault_pages: true,
         }
     }
 }
@@ -90,19 +94,26 @@ pub struct Measurement {
     pub iterations: u64,
     /// Core cycles per TSC tick (median of the processes' calibrations).
     pub cycles_per_tick: f64,
+    /// Pages mapped at addresses the block computed outside the buffer (most of any
+    /// process; 0 when it stayed inside).
+    pub pages_mapped_on_fault: u32,
 }
 
 /// A fault of the block: the signal and, when it happened inside the block, the line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fault {
     /// `SIGSEGV`, `SIGILL`, `SIGFPE`, `SIGBUS`, `SIGTRAP`, `SIGALRM (timeout)`.
     pub signal: String,
     /// The faulting data address (SIGSEGV, SIGBUS).
     pub address: Option<u64>,
+    /// A SIGSEGV from a general-protection fault (a non-canonical address): no address.
+    pub general_protection: bool,
     /// The region line (0-based, as in the analysis report) of the faulting instruction.
     pub line: Option<usize>,
     /// Its disassembly.
     pub instruction: Option<String>,
+    /// Why, when not at one instruction.
+    pub why: Option<String>,
 }
 
 impl std::fmt::Display for Fault {
@@ -110,9 +121,12 @@ impl std::fmt::Display for Fault {
         write!(f, "{}", self.signal)?;
         if let Some(a) = self.address {
             write!(f, " (address {a:#x})")?;
+        } else if self.general_protection {
+            write!(f, " (general protection: a non-canonical address)")?;
         }
         match (self.line, &self.instruction) {
             (Some(l), Some(t)) => write!(f, " at line {l}: {t}"),
+            _ if self.why.is_some() => write!(f, ": {}", self.why.as_deref().unwrap_or("")),
             _ if self.signal.contains("timeout") => write!(f, ": the block did not finish"),
             _ => write!(f, " outside the block (in the harness)"),
         }
@@ -188,8 +202,10 @@ mod tests {
         let f = Fault {
             signal: "SIGSEGV".into(),
             address: Some(0x10),
+            general_protection: false,
             line: Some(1),
             instruction: Some("mov rbx, qword ptr [rax]".into()),
+            why: None,
         };
         assert_eq!(
             f.to_string(),
@@ -197,9 +213,7 @@ mod tests {
         );
         let t = Fault {
             signal: "SIGALRM (timeout)".into(),
-            address: None,
-            line: None,
-            instruction: None,
+            ..Fault::default()
         };
         assert_eq!(t.to_string(), "SIGALRM (timeout): the block did not finish");
     }

@@ -19,8 +19,12 @@ use crate::measure::MeasureError;
 #[derive(Serialize, Deserialize)]
 enum Msg {
     Calib(u8, PairRaw),
-    Block(PairRaw),
+    /// The block's timing and the pages mapped at faulting addresses before and after it.
+    Block(PairRaw, u32, u32),
 }
+
+/// Most pages a child maps at addresses a block computed (one physical page behind all).
+const MAX_FAULT_PAGES: u32 = 256;
 
 /// Runs blocks on this machine (one profiler per process: its memory sits at fixed
 /// addresses).
@@ -80,10 +84,12 @@ impl Profiler {
         let mut values = Vec::new();
         let mut ratios = Vec::new();
         let mut iterations = 0;
+        let mut pages = 0;
         let mut refused = 0;
         while values.len() < self.opts.processes.max(1) as usize {
             match self.run_child(&calib, &pair)? {
-                ChildResult::Done { ratio, raw } => {
+                ChildResult::Done { ratio, raw, mapped } => {
+                    pages = pages.max(mapped);
                     if iterations == 0 {
                         iterations = raw.iters;
                     }
@@ -95,6 +101,16 @@ impl Profiler {
                     if refused > self.calib_retries {
                         return Err(MeasureError::Calibration(e.to_string()).into());
                     }
+                }
+                ChildResult::Moving(pages) => {
+                    return Err(ProfileError::Fault(Fault {
+                        signal: harness::signal_name(libc::SIGSEGV).to_string(),
+                        why: Some(format!(
+                            "the block's addresses left the buffer on every pass \
+                             ({pages} pages mapped while timing)"
+                        )),
+                        ..Fault::default()
+                    }));
                 }
                 ChildResult::Died(sig, report) => {
                     return Err(ProfileError::Fault(locate(
@@ -115,6 +131,7 @@ impl Profiler {
             instructions: block.len(),
             iterations,
             cycles_per_tick: timer::median(&ratios).unwrap_or(f64::NAN),
+            pages_mapped_on_fault: pages,
         })
     }
 
@@ -161,28 +178,31 @@ impl Profiler {
     fn run_child(&mut self, calib: &[Pair], pair: &Pair) -> Result<ChildResult, MeasureError> {
         kernel::fill_data(self.data.bytes_mut());
         let (exec, data, proto) = (&self.exec, &self.data, self.proto);
+        let map_pages = self.opts.map_fault_pages;
         let out = harness::run_child(self.cpu, self.opts.timeout_s, |sink| {
             sink.report_faults();
-            let mut send = |m: &Msg| sink.send(&serde_json::to_vec(m).expect("serialize"));
-            send(&Msg::Calib(
-                0,
-                harness::measure_pair(exec, data, &calib[0], &proto),
-            ));
-            send(&Msg::Calib(
-                1,
-                harness::measure_pair(exec, data, &calib[1], &proto),
-            ));
-            send(&Msg::Block(harness::measure_pair_with(
-                exec,
-                data,
-                pair,
-                &proto,
-                ExecMem::call_block_kernel,
-            )));
-            send(&Msg::Calib(
-                2,
-                harness::measure_pair(exec, data, &calib[0], &proto),
-            ));
+            if map_pages {
+                sink.map_pages_on_fault(kernel::FILL, MAX_FAULT_PAGES);
+            }
+            let send = |sink: &mut harness::ChildSink, m: &Msg| {
+                sink.send(&serde_json::to_vec(m).expect("serialize"));
+            };
+            let add = harness::measure_pair(exec, data, &calib[0], &proto);
+            send(sink, &Msg::Calib(0, add));
+            let imul = harness::measure_pair(exec, data, &calib[1], &proto);
+            send(sink, &Msg::Calib(1, imul));
+            // Map the pages the block computes before timing: a page mapped while timing
+            // means its addresses keep moving, and the fault's cost would be in the time.
+            let call = ExecMem::call_block_kernel;
+            for f in [pair.a, pair.b, pair.a, pair.b] {
+                harness::time_once_with(exec, data, f, 2, call);
+            }
+            let before = sink.pages_mapped_on_fault();
+            let raw = harness::measure_pair_with(exec, data, pair, &proto, call);
+            let mapped = sink.pages_mapped_on_fault();
+            send(sink, &Msg::Block(raw, before, mapped));
+            let add = harness::measure_pair(exec, data, &calib[0], &proto);
+            send(sink, &Msg::Calib(2, add));
         })?;
         let mut cal = [None; 3];
         let mut raw = None;
@@ -194,24 +214,29 @@ impl Profiler {
             }
             match serde_json::from_slice::<Msg>(m) {
                 Ok(Msg::Calib(k, r)) => cal[usize::from(k).min(2)] = Some(r),
-                Ok(Msg::Block(r)) => raw = Some(r),
+                Ok(Msg::Block(r, before, after)) => raw = Some((r, before, after)),
                 Err(_) => {}
             }
         }
         match out.end {
             ChildEnd::Exited(0) => {
-                let (Some(a), Some(b), Some(c), Some(raw)) = (cal[0], cal[1], cal[2], raw) else {
+                let (Some(a), Some(b), Some(c), Some((raw, before, mapped))) =
+                    (cal[0], cal[1], cal[2], raw)
+                else {
                     return Err(MeasureError::Harness(
                         "the child sent an incomplete result".into(),
                     ));
                 };
+                if mapped > before {
+                    return Ok(ChildResult::Moving(mapped));
+                }
                 let c = Calibration {
                     add_before: a.ticks_per_unit(),
                     add_after: c.ticks_per_unit(),
                     imul: b.ticks_per_unit(),
                 };
                 Ok(match c.check(&self.limits) {
-                    Ok(ratio) => ChildResult::Done { ratio, raw },
+                    Ok(ratio) => ChildResult::Done { ratio, raw, mapped },
                     Err(e) => ChildResult::Refused(e),
                 })
             }
@@ -224,8 +249,14 @@ impl Profiler {
 }
 
 enum ChildResult {
-    Done { ratio: f64, raw: PairRaw },
+    Done {
+        ratio: f64,
+        raw: PairRaw,
+        mapped: u32,
+    },
     Refused(timer::CalibrationError),
+    /// Pages were mapped at the block's addresses while it was timed (this many in all).
+    Moving(u32),
     Died(i32, Option<FaultReport>),
 }
 
@@ -242,11 +273,11 @@ fn locate(
     let Some(r) = report else {
         return Fault {
             signal,
-            address: None,
-            line: None,
-            instruction: None,
+            ..Fault::default()
         };
     };
+    // The kernel reports a #GP (non-canonical address) as SIGSEGV with SI_KERNEL, address 0.
+    let gp = sig == libc::SIGSEGV && r.code == libc::SI_KERNEL;
     // int3 reports the address after itself.
     let rip = if sig == libc::SIGTRAP {
         r.rip.wrapping_sub(1)
@@ -260,8 +291,10 @@ fn locate(
         .and_then(|i| instrs.get(i));
     Fault {
         signal,
-        address: matches!(sig, libc::SIGSEGV | libc::SIGBUS).then_some(r.addr),
+        address: (matches!(sig, libc::SIGSEGV | libc::SIGBUS) && !gp).then_some(r.addr),
+        general_protection: gp,
         line: at.map(|i| i.line),
         instruction: at.map(|i| i.text.clone()),
+        why: None,
     }
 }
