@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use suaca::batch::{self, features, metrics::Metrics, PredictOptions};
-use suaca::dataset::DataSource;
+use suaca::dataset::{DataSource, EmbeddedData};
 
 use crate::mca;
 
@@ -151,7 +151,14 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         });
     }
     let archs: Vec<String> = rows.iter().filter_map(|r| r.arch.clone()).collect();
-    let sources = [DataSource::ExplicitPath(opts.xml.clone())];
+    // ZEN4 is not in uops.info's data: our own measurements, as the binary embeds them.
+    let sources = [
+        DataSource::ExplicitPath(opts.xml.clone()),
+        DataSource::Embedded(EmbeddedData {
+            name: "ZEN4",
+            zstd_xml: include_bytes!("../../data/measured/ZEN4.xml.zst"),
+        }),
+    ];
     let models = batch::load_models(&archs, &sources, &opts.cache);
     let start = Instant::now();
     let results = batch::run(rows, &models, "SKL", &PredictOptions::default());
