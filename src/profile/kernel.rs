@@ -77,8 +77,9 @@ pub fn initial_value(block: &RunnableBlock, i: usize) -> u64 {
     } else if block.index_only.has(i) {
         0x40 + 8 * i64
     } else {
-        // Distinct low 12 bits per register: no false 4K aliasing between their accesses.
-        FILL + i64 * WINDOW + (0x80 + i64 * 0x240) % 0x1000
+        // At least 1 KiB from a page boundary (small displacements do not split pages), and
+        // distinct low 12 bits and line offsets per register (no false 4K aliasing).
+        FILL + i64 * WINDOW + 0x400 + i64 * 0x88
     }
 }
 
@@ -444,6 +445,9 @@ mod tests {
         // rsi is read only: not wrapped.
         assert!(!text.iter().any(|t| t.starts_with("and rsi")));
         assert!(initial_value(&b, 1) < 0x1000);
+        let offsets: std::collections::BTreeSet<u64> =
+            (0..16).map(|i| initial_value(&b, i) & 0xFFF).collect();
+        assert_eq!(offsets.len(), 16, "distinct page offsets");
         for i in 0..16 {
             let v = initial_value(&b, i);
             if b.bases.has(i) {
