@@ -56,14 +56,26 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
         reps: opts.reps,
         regions: rows,
     };
-    if args.json {
-        let text = serde_json::to_string_pretty(&out)
+    let text = if args.json {
+        let mut t = serde_json::to_string_pretty(&out)
             .map_err(|e| Failure::analysis(format!("cannot serialize: {e}")))?;
-        println!("{text}");
+        t.push('\n');
+        t
     } else {
-        print_text(&out);
+        render_text(&out)
+    };
+    emit(&text)
+}
+
+/// Writes to stdout; a closed pipe (`suaca profile … | head`) is not an error.
+fn emit(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::analysis(format!("cannot write the output: {e}"))),
     }
-    Ok(())
 }
 
 /// The timing options, checked.
@@ -201,7 +213,9 @@ impl Row {
     }
 }
 
-fn print_text(out: &Output) {
+fn render_text(out: &Output) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
     let arch = out.arch.as_deref().unwrap_or("-");
     let host = out.host_arch.as_deref().unwrap_or("unknown arch");
     let mut t = comfy_table::Table::new();
@@ -233,12 +247,14 @@ fn print_text(out: &Output) {
     let ratio = out.regions.first().map_or(String::new(), |r| {
         format!(" ({:.4} per tick)", r.cycles_per_tsc_tick)
     });
-    println!(
+    let _ = writeln!(
+        s,
         "Profile of {} on this CPU ({host}), pinned to CPU {}\n",
         out.input, out.cpu
     );
-    println!("{t}\n");
-    println!(
+    let _ = writeln!(s, "{t}\n");
+    let _ = writeln!(
+        s,
         "Cycles per iteration = (cycles(b copies) - cycles(a copies)) / (b - a) for Copies a/b, \
          as BHive; core cycles from the TSC{ratio}, calibrated in every process against a \
          1-cycle add chain; minimum of {} runs, median of {} processes. suaca predicts the same \
@@ -247,14 +263,16 @@ fn print_text(out: &Output) {
     );
     for r in &out.regions {
         if let Some(e) = &r.prediction_error {
-            println!("Region {}: no prediction: {e}", r.region);
+            let _ = writeln!(s, "Region {}: no prediction: {e}", r.region);
         }
         if r.pages_mapped_on_fault > 0 {
-            println!(
+            let _ = writeln!(
+                s,
                 "Region {}: the block computed addresses outside the harness's buffer; {} page(s) \
                  were mapped there (one physical page behind all, as BHive does).",
                 r.region, r.pages_mapped_on_fault
             );
         }
     }
+    s
 }
