@@ -25,6 +25,7 @@ pub mod fsutil;
 pub mod input;
 pub mod ir;
 pub mod measure;
+pub mod profile;
 pub mod report;
 pub mod sim;
 pub mod uarch;

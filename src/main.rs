@@ -58,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::Data { action }) => cmd::data::run(action),
         Some(Command::Batch(args)) => cmd::batch::run(&args),
         Some(Command::Measure(args)) => cmd::measure::run(&args),
+        Some(Command::Profile(args)) => cmd::profile::run(&args),
         Some(Command::Completions { shell }) => cmd::completions::run(shell),
         None => cmd::analyze::run(&cli.analyze),
     };

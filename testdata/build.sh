@@ -48,6 +48,11 @@ for p in "${BAD[@]}"; do
     "$MC" -filetype=obj -triple="$ELF" "asm/$p.s" -o "errors/$p.o"
 done
 
+# `suaca profile` fixtures: ELF relocatable objects only.
+for p in profile faults; do
+    "$MC" -filetype=obj -triple="$ELF" "asm/$p.s" -o "obj/elf/$p.o"
+done
+
 # Another architecture: a valid AArch64 ELF object.
 "$MC" -filetype=obj -triple=aarch64-linux-gnu asm/aarch64.s -o errors/aarch64.o
 

@@ -17,6 +17,9 @@ mod plot;
 #[path = "../examples/accuracy/report.rs"]
 #[allow(dead_code)]
 mod report;
+#[path = "../examples/accuracy/zen4.rs"]
+#[allow(dead_code)]
+mod zen4;
 
 use std::path::Path;
 
@@ -116,4 +119,73 @@ fn full_model_accuracy_on_bhive_dev() {
     let suaca = run(ModelOptions::SUACA);
     let all = |o: &bench::Outcome| o.metrics(bench::Tool::Suaca, |_| true).mape;
     assert!(all(&suaca) > 3.0 * all(&full));
+}
+
+/// The committed ZEN4 block set holds our measurements only: keys, no block bytes, and
+/// every row is consistent with its status.
+#[test]
+fn zen4_block_set_is_keyed_without_block_bytes() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(zen4::MEASURED);
+    let mut r = csv::Reader::from_path(&path).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    assert_eq!(header, zen4::HEADER, "no `hex` or disassembly column");
+    let rows = zen4::read_measured(&path).unwrap();
+    assert_eq!(rows.len(), 2000);
+    let keys: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.key.as_str()).collect();
+    assert_eq!(keys.len(), rows.len(), "distinct blocks");
+    for r in &rows {
+        assert!(
+            r.key.len() == 16 && r.key.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{r:?}"
+        );
+        match r.status.as_str() {
+            "ok" => assert!(
+                r.cycles.is_some_and(|c| c > 0.0) && r.signal.is_empty(),
+                "{r:?}"
+            ),
+            "fault" => assert!(r.cycles.is_none() && r.signal.starts_with("SIG"), "{r:?}"),
+            "unsupported" => assert!(r.cycles.is_none(), "{r:?}"),
+            other => panic!("status {other}: {r:?}"),
+        }
+    }
+    // The keys are the selection's: the smallest keys, in order.
+    let mut sorted: Vec<&str> = rows.iter().map(|r| r.key.as_str()).collect();
+    sorted.sort_unstable();
+    assert!(rows.iter().map(|r| r.key.as_str()).eq(sorted));
+}
+
+/// Joined with BHive's sources, every measured key finds its block, and the benchmark
+/// predicts the ZEN4 rows with the embedded ZEN4 data (needs `../shared`).
+#[test]
+#[ignore = "needs ../shared/data/bhive"]
+fn zen4_block_set_joins_with_bhive_sources() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let measured = root.join(zen4::MEASURED);
+    let tar = root.join(zen4::TAR);
+    let xml = root.join("../shared/data/uops/instructions.xml.zst");
+    let (csv, stats) = zen4::join(&measured, &tar).unwrap();
+    let ok = zen4::read_measured(&measured)
+        .unwrap()
+        .iter()
+        .filter(|r| r.status == "ok")
+        .count();
+    assert_eq!((stats.joined, stats.unknown_keys), (ok, 0));
+    assert_eq!(stats.not_measured.values().sum::<usize>() + ok, stats.rows);
+    let out = tempfile::tempdir().unwrap();
+    let joined = out.path().join("zen4.csv");
+    std::fs::write(&joined, csv).unwrap();
+    let opts = bench::Options {
+        csvs: vec![(joined, "ZEN4".into())],
+        xml,
+        cache: out.path().join("cache"),
+        mca: None,
+        scratch: out.path().to_path_buf(),
+        limit: Some(100),
+        model: ModelOptions::FULL,
+    };
+    let o = bench::run(&opts).expect("benchmark runs");
+    assert_eq!(o.archs(), ["ZEN4"]);
+    let m = o.metrics(bench::Tool::Suaca, |_| true);
+    assert_eq!(m.blocks, 100);
+    assert!(m.coverage() > 0.9, "{m:?}");
 }

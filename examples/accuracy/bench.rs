@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use suaca::analysis::details::ModelOptions;
 use suaca::batch::{self, features, metrics::Metrics, PredictOptions};
-use suaca::dataset::DataSource;
+use suaca::dataset::{DataSource, EmbeddedData};
 
 use crate::mca;
 
@@ -155,7 +155,14 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
         });
     }
     let archs: Vec<String> = rows.iter().filter_map(|r| r.arch.clone()).collect();
-    let sources = [DataSource::ExplicitPath(opts.xml.clone())];
+    // ZEN4 is not in uops.info's data: our own measurements, as the binary embeds them.
+    let sources = [
+        DataSource::ExplicitPath(opts.xml.clone()),
+        DataSource::Embedded(EmbeddedData {
+            name: "ZEN4",
+            zstd_xml: include_bytes!("../../data/measured/ZEN4.xml.zst"),
+        }),
+    ];
     let models = batch::load_models(&archs, &sources, &opts.cache);
     let start = Instant::now();
     let predict = PredictOptions {

@@ -5,6 +5,10 @@
 //! cargo run --release --example accuracy -- [options]
 //!   --csv FILE        measured blocks, BHive layout (default ../shared/data/bhive/bhive_dev.csv)
 //!   --own FILE        more measured blocks, rows without `arch` are ZEN4 (our own harness)
+//!   --zen4 FILE       our ZEN4 block set, keyed measurements (default
+//!                     data/measured/zen4_blocks.csv); the blocks' hex is joined from
+//!   --bhive-tar FILE  BHive's sources (default ../shared/data/bhive/bhive_sources_and_may_alias.tar.xz)
+//!   --no-zen4         leave the ZEN4 block set out
 //!   --xml FILE        instruction data (default ../shared/data/uops/instructions.xml.zst)
 //!   --mca BIN         llvm-mca binary (default llvm-mca-19); --no-mca to skip it
 //!   --out DIR         plots and per-block CSV (default target/accuracy)
@@ -23,6 +27,8 @@ mod mca;
 mod plot;
 mod report;
 mod steps;
+#[allow(dead_code)]
+mod zen4;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,6 +48,8 @@ fn main() -> ExitCode {
 struct Args {
     csv: PathBuf,
     own: Vec<PathBuf>,
+    zen4: Option<PathBuf>,
+    bhive_tar: PathBuf,
     xml: PathBuf,
     mca: Option<String>,
     out: PathBuf,
@@ -56,6 +64,8 @@ fn parse_args() -> Result<Args, String> {
     let mut a = Args {
         csv: "../shared/data/bhive/bhive_dev.csv".into(),
         own: Vec::new(),
+        zen4: Some(zen4::MEASURED.into()),
+        bhive_tar: zen4::TAR.into(),
         xml: "../shared/data/uops/instructions.xml.zst".into(),
         mca: Some("llvm-mca-19".into()),
         out: "target/accuracy".into(),
@@ -72,6 +82,9 @@ fn parse_args() -> Result<Args, String> {
         match flag.as_str() {
             "--csv" => a.csv = value()?.into(),
             "--own" => a.own.push(value()?.into()),
+            "--zen4" => a.zen4 = Some(value()?.into()),
+            "--no-zen4" => a.zen4 = None,
+            "--bhive-tar" => a.bhive_tar = value()?.into(),
             "--xml" => a.xml = value()?.into(),
             "--mca" => a.mca = Some(value()?),
             "--no-mca" => a.mca = None,
@@ -104,6 +117,9 @@ fn real_main() -> Result<(), String> {
     }
     let mut csvs = vec![(args.csv.clone(), "SKL".to_string())];
     csvs.extend(args.own.iter().map(|p| (p.clone(), "ZEN4".to_string())));
+    if let Some(joined) = zen4_set(&args)? {
+        csvs.push((joined, "ZEN4".to_string()));
+    }
     let opts = Options {
         csvs,
         xml: args.xml.clone(),
@@ -174,6 +190,45 @@ fn real_main() -> Result<(), String> {
     std::fs::write(&csv, predictions_csv(&o)).map_err(|e| format!("{}: {e}", csv.display()))?;
     println!("wrote {}", csv.display());
     Ok(())
+}
+
+/// Our ZEN4 block set joined with BHive's hex, as a BHive-layout CSV in the output
+/// directory; `None` (with a note) when the measurements or the archive are missing.
+fn zen4_set(args: &Args) -> Result<Option<PathBuf>, String> {
+    let Some(measured) = &args.zen4 else {
+        return Ok(None);
+    };
+    for p in [measured, &args.bhive_tar] {
+        if !p.exists() {
+            eprintln!(
+                "accuracy: note: {} is missing: no ZEN4 block set",
+                p.display()
+            );
+            return Ok(None);
+        }
+    }
+    let (csv, stats) = zen4::join(measured, &args.bhive_tar)?;
+    let not: Vec<String> = stats
+        .not_measured
+        .iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    println!(
+        "ZEN4 block set ({}): {} blocks, {} measured and joined with their hex; not measured: {}{}\n",
+        measured.display(),
+        stats.rows,
+        stats.joined,
+        if not.is_empty() { "none".to_string() } else { not.join(", ") },
+        if stats.unknown_keys > 0 {
+            format!("; {} keys not in the archive", stats.unknown_keys)
+        } else {
+            String::new()
+        }
+    );
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let path = args.out.join("zen4-joined.csv");
+    std::fs::write(&path, csv).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Some(path))
 }
 
 /// Per-block results for later analysis.

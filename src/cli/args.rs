@@ -21,6 +21,11 @@ Examples:
   suaca --trace trace.html a.out       the same timeline as a self-contained HTML page
   suaca completions bash               a bash completion script
   suaca batch -i bhive.csv -o out.csv  predictions for many hex blocks (BHive CSV) as CSV
+  suaca profile a.out                  run each marked region on this CPU (BHive's way) and
+                                       print the measured cycles beside suaca's prediction
+  suaca profile --hex 4801c8           the same for a hex block
+  suaca profile --batch blocks.txt -o measured.csv
+                                       measure many hex blocks (BHive CSV or hex lines)
   suaca data list                      which archs have data, and from where";
 
 /// suaca: static throughput analysis of x86-64 loops (an open successor of IACA/SUACA).
@@ -55,6 +60,8 @@ pub enum Command {
     Batch(BatchArgs),
     /// Measure the instructions of this CPU and write uops.info-style XML.
     Measure(MeasureArgs),
+    /// Run marked regions on this CPU (BHive's method) and compare with suaca's prediction.
+    Profile(ProfileArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.
@@ -90,6 +97,72 @@ pub struct MeasureArgs {
     /// Stop after N variants (a quick look).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+}
+
+/// `suaca profile …` (issue #6 item 1).
+#[derive(Debug, Clone, Args)]
+pub struct ProfileArgs {
+    /// Object file, executable or library with IACA markers, or assembly text; `-` reads
+    /// standard input.
+    #[arg(value_name = "FILE", required_unless_present_any = ["raw", "hex", "batch"])]
+    pub file: Option<PathBuf>,
+    /// Profile the raw bytes of FILE (no markers needed).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "hex", "batch"])]
+    pub raw: Option<PathBuf>,
+    /// Profile a hex string of machine code (as in BHive).
+    #[arg(long, value_name = "HEX", conflicts_with_all = ["file", "raw", "batch"])]
+    pub hex: Option<String>,
+    /// Profile only region N (0-based, in file order).
+    #[arg(long, value_name = "N")]
+    pub region: Option<usize>,
+    /// Arch of suaca's prediction (default: the host's).
+    #[arg(long, value_name = "ARCH")]
+    pub arch: Option<String>,
+    /// uops.info instructions.xml (plain or .zst) to use instead of the configured data.
+    #[arg(long, value_name = "PATH")]
+    pub uops_xml: Option<PathBuf>,
+    /// Measure many blocks: CSV in BHive layout or one hex block per line (`-` = stdin);
+    /// writes CSV, one row per block (faults and blocks that cannot run are rows too).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "raw", "hex", "region"])]
+    pub batch: Option<PathBuf>,
+    /// Output CSV of --batch (`-` = stdout).
+    #[arg(short, long, value_name = "FILE", default_value = "-")]
+    pub output: PathBuf,
+    /// CPU to pin the runs to (default: the last allowed CPU).
+    #[arg(long, value_name = "N")]
+    pub cpu: Option<usize>,
+    /// Child processes per block; the median of their results is kept.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub processes: u32,
+    /// Timed runs of each kernel per process; the minimum is kept (at least 21).
+    #[arg(long, value_name = "N", default_value_t = 51)]
+    pub reps: u32,
+    /// Report SIGSEGV when the block computes an address outside the harness's buffer,
+    /// instead of mapping a page there and retrying (BHive's method, the default).
+    #[arg(long)]
+    pub no_fault_pages: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// GNU assembler used for assembly text.
+    #[arg(long, value_name = "PATH", default_value = "as")]
+    pub assembler: PathBuf,
+}
+
+impl ProfileArgs {
+    /// The single input the user selected (not `--batch`), if any.
+    pub fn input(&self) -> Option<InputSelection> {
+        if let Some(h) = &self.hex {
+            Some(InputSelection::Hex(h.clone()))
+        } else if let Some(r) = &self.raw {
+            Some(InputSelection::Raw(r.clone()))
+        } else {
+            match &self.file {
+                Some(f) if f.as_os_str() == "-" => Some(InputSelection::Stdin),
+                f => f.clone().map(InputSelection::File),
+            }
+        }
+    }
 }
 
 /// `suaca batch …` (issue #6 item 2).
@@ -384,6 +457,29 @@ mod tests {
             parse(&["suaca", "completions", "zsh"]).command,
             Some(Command::Completions { .. })
         ));
+    }
+
+    #[test]
+    fn profile_inputs() {
+        let p = |args: &[&str]| match parse(args).command {
+            Some(Command::Profile(p)) => p,
+            other => panic!("{other:?}"),
+        };
+        let a = p(&["suaca", "profile", "a.out", "--region", "1"]);
+        assert_eq!(a.input(), Some(InputSelection::File("a.out".into())));
+        assert_eq!((a.region, a.processes, a.reps), (Some(1), 3, 51));
+        let a = p(&["suaca", "profile", "--hex", "4801c8", "--json"]);
+        assert_eq!(a.input(), Some(InputSelection::Hex("4801c8".into())));
+        assert!(a.json);
+        let a = p(&["suaca", "profile", "--batch", "x.csv", "-o", "y.csv"]);
+        assert_eq!((a.input(), a.batch), (None, Some("x.csv".into())));
+        let bad = |args: &[&str]| {
+            let argv = rewrite_suaca_flags(args.iter().map(Into::into));
+            assert!(Cli::try_parse_from(argv).is_err(), "{args:?}");
+        };
+        bad(&["suaca", "profile"]);
+        bad(&["suaca", "profile", "--hex", "00", "--batch", "x"]);
+        bad(&["suaca", "profile", "--batch", "x", "--region", "0"]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod model_args;
 
 pub use args::{
     rewrite_suaca_flags, AnalyzeArgs, BatchArgs, Cli, Command, DataCommand, InputSelection,
-    MeasureArgs, OutputFormat, EXAMPLES,
+    MeasureArgs, OutputFormat, ProfileArgs, EXAMPLES,
 };
 pub use config::{Config, ConfigError};
 pub use model_args::{ModelArgs, ModelChoice};

@@ -197,7 +197,7 @@ fn choose_arch(
     load(env::EMBEDDED.first().map_or(DEFAULT_ARCH, |(name, _)| name))
 }
 
-fn select_region(
+pub fn select_region(
     regions: Vec<Region>,
     which: Option<usize>,
     name: &str,
@@ -219,7 +219,7 @@ fn select_region(
     }
 }
 
-fn decode_all(regions: &[Region], name: &str) -> Result<Vec<(Region, Vec<Instr>)>, Failure> {
+pub fn decode_all(regions: &[Region], name: &str) -> Result<Vec<(Region, Vec<Instr>)>, Failure> {
     regions
         .iter()
         .map(|r| {

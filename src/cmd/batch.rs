@@ -90,7 +90,7 @@ fn display(path: &Path, stdin: &str) -> String {
 }
 
 /// The input as text; bytes that are not UTF-8 become U+FFFD and fail as hex in their row.
-fn read_input(path: &Path) -> Result<String, Failure> {
+pub fn read_input(path: &Path) -> Result<String, Failure> {
     let mut bytes = Vec::new();
     let result = if path == Path::new("-") {
         std::io::stdin().lock().read_to_end(&mut bytes).map(drop)
@@ -101,7 +101,7 @@ fn read_input(path: &Path) -> Result<String, Failure> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-fn write_output(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+pub fn write_output(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     if path == Path::new("-") {
         let mut out = std::io::stdout().lock();
         return match out.write_all(bytes).and_then(|()| out.flush()) {

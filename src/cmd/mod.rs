@@ -9,4 +9,6 @@ pub mod env;
 pub mod fetch;
 pub mod measure;
 pub mod output;
+pub mod profile;
+pub mod profile_batch;
 pub mod source;

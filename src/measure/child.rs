@@ -240,3 +240,161 @@ pub fn perf_read(fd: i32) -> Option<u64> {
     let n = unsafe { libc::read(fd, (&mut v as *mut u64).cast(), 8) };
     (n == 8).then_some(v)
 }
+
+/// First bytes of the message a fault handler writes (see [`report_faults`]).
+pub const FAULT_MAGIC: &[u8; 8] = b"FAULT\0\0\0";
+
+/// Where the fault handler writes (the child's pipe to the parent).
+static FAULT_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+/// The one-page memfd mapped at faulting addresses (-1: faults are not repaired).
+static PAGE_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+/// Pages the handler may still map.
+static PAGES_LEFT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+/// Pages the handler mapped.
+static PAGES_MAPPED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+/// `si_code` of a SIGSEGV on an address with no mapping (Linux `SEGV_MAPERR`).
+const SEGV_MAPERR: i32 = 1;
+/// Lowest address the handler maps (Linux refuses pages below `mmap_min_addr`, 64 KiB).
+const LOWEST_PAGE: u64 = 0x1_0000;
+
+/// Child side, after [`report_faults`]: a SIGSEGV on an unmapped page (canonical, above
+/// 64 KiB) maps one shared page there — the same physical page every time, every 8 bytes
+/// holding `fill` — and the instruction is retried, as BHive does; at most `max_pages` times.
+/// Returns whether the page could be created.
+pub fn map_pages_on_fault(fill: u64, max_pages: u32) -> bool {
+    #[allow(unsafe_code)]
+    // SAFETY: memfd_create gets a NUL-terminated name; ftruncate sizes the new file to one
+    // page; the mapping is checked against MAP_FAILED before the page-sized write through it
+    // and unmapped after (the memfd keeps the content).
+    let fd = unsafe {
+        let fd = libc::memfd_create(c"suaca-fault-page".as_ptr(), libc::MFD_CLOEXEC);
+        if fd < 0 || libc::ftruncate(fd, 4096) != 0 {
+            return false;
+        }
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+            fd,
+            0,
+        );
+        if p == libc::MAP_FAILED {
+            return false;
+        }
+        let words = std::slice::from_raw_parts_mut(p.cast::<u64>(), 512);
+        words.fill(fill);
+        libc::munmap(p, 4096);
+        fd
+    };
+    PAGES_MAPPED.store(0, std::sync::atomic::Ordering::SeqCst);
+    PAGES_LEFT.store(max_pages, std::sync::atomic::Ordering::SeqCst);
+    PAGE_FD.store(fd, std::sync::atomic::Ordering::SeqCst);
+    true
+}
+
+/// Pages [`map_pages_on_fault`] mapped so far in this child.
+pub fn pages_mapped_on_fault() -> u32 {
+    PAGES_MAPPED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Maps the fault page at `addr`'s page if allowed (signal handler context).
+fn repair(addr: u64) -> bool {
+    use std::sync::atomic::Ordering::SeqCst;
+    let fd = PAGE_FD.load(SeqCst);
+    if fd < 0 || !(LOWEST_PAGE..1 << 47).contains(&addr) || PAGES_LEFT.load(SeqCst) == 0 {
+        return false;
+    }
+    let page = addr & !0xFFF;
+    #[allow(unsafe_code)]
+    // SAFETY: mmap is a plain system call (safe in a signal handler in practice; no libc
+    // lock is taken). MAP_FIXED_NOREPLACE never replaces an existing mapping, so nothing the
+    // process uses can be clobbered; the address was just reported unmapped.
+    let p = unsafe {
+        libc::mmap(
+            page as usize as *mut libc::c_void,
+            4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_FIXED_NOREPLACE,
+            fd,
+            0,
+        )
+    };
+    if p as usize as u64 != page {
+        return false;
+    }
+    PAGES_LEFT.fetch_sub(1, SeqCst);
+    PAGES_MAPPED.fetch_add(1, SeqCst);
+    true
+}
+
+/// Child side: on SIGSEGV, SIGILL, SIGFPE, SIGBUS or SIGTRAP, write one framed message
+/// (`FAULT_MAGIC`, signal, si_code, rip, fault address) to `fd`, then die of the signal as
+/// with the default handler. Lets the parent say which instruction of a user's block faulted.
+pub fn report_faults(fd: i32) {
+    FAULT_FD.store(fd, std::sync::atomic::Ordering::SeqCst);
+    // The faulting code may have any rsp (a user's block runs on a private stack that it may
+    // have moved anywhere): handle on an alternate stack. Leaked: the child ends with _exit.
+    let stack: &'static mut [u8] = Vec::leak(vec![0u8; 64 * 1024]);
+    #[allow(unsafe_code)]
+    // SAFETY: `stack` is a live, writable, 'static buffer of the given size; sigaltstack and
+    // sigaction read the fully initialised structs passed by pointer; `on_fault` has the
+    // SA_SIGINFO handler signature.
+    unsafe {
+        let ss = libc::stack_t {
+            ss_sp: stack.as_mut_ptr().cast(),
+            ss_flags: 0,
+            ss_size: stack.len(),
+        };
+        libc::sigaltstack(&ss, std::ptr::null_mut());
+        for sig in [
+            libc::SIGSEGV,
+            libc::SIGILL,
+            libc::SIGFPE,
+            libc::SIGBUS,
+            libc::SIGTRAP,
+        ] {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_fault as *const () as usize;
+            sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(sig, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+/// The fault handler: maps a missing page and returns (the instruction is retried), or
+/// writes the report and dies of the signal. Async-signal-safe: mmap, write, signal, raise.
+extern "C" fn on_fault(sig: i32, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
+    #[allow(unsafe_code)]
+    // SAFETY: the kernel passes valid siginfo and ucontext pointers to an SA_SIGINFO handler;
+    // on x86-64 Linux `uc_mcontext.gregs[REG_RIP]` is the interrupted instruction pointer.
+    let (code, addr, rip) = unsafe {
+        let uc = ctx as *const libc::ucontext_t;
+        (
+            (*info).si_code,
+            (*info).si_addr() as u64,
+            (*uc).uc_mcontext.gregs[libc::REG_RIP as usize] as u64,
+        )
+    };
+    if sig == libc::SIGSEGV && code == SEGV_MAPERR && repair(addr) {
+        return;
+    }
+    let mut frame = [0u8; 4 + 32];
+    frame[..4].copy_from_slice(&32u32.to_le_bytes());
+    frame[4..12].copy_from_slice(FAULT_MAGIC);
+    frame[12..16].copy_from_slice(&sig.to_le_bytes());
+    frame[16..20].copy_from_slice(&code.to_le_bytes());
+    frame[20..28].copy_from_slice(&rip.to_le_bytes());
+    frame[28..36].copy_from_slice(&addr.to_le_bytes());
+    let fd = FAULT_FD.load(std::sync::atomic::Ordering::SeqCst);
+    #[allow(unsafe_code)]
+    // SAFETY: write, signal and raise are async-signal-safe; `frame` is a live local buffer.
+    // The write is smaller than PIPE_BUF, so it is atomic. With the default action restored
+    // and the signal unblocked (SA_NODEFER), raise ends the child with this signal.
+    unsafe {
+        libc::write(fd, frame.as_ptr().cast(), frame.len());
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+}

@@ -358,7 +358,7 @@ fn pre_loop(a: &mut CodeAssembler, k: &Kernel, isa: HostIsa) -> Result<(), iced_
 }
 
 /// Multi-byte NOPs totalling `n` bytes (executed once, outside the loop).
-fn nop_padding(n: usize) -> Vec<u8> {
+pub fn nop_padding(n: usize) -> Vec<u8> {
     const NOP8: [u8; 8] = [0x0F, 0x1F, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00];
     let mut v = Vec::with_capacity(n);
     let mut left = n;
@@ -430,7 +430,24 @@ impl Default for Protocol {
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 /// Runs `f` with `iters` iterations and returns the elapsed TSC ticks stored by the kernel.
 pub fn time_once(exec: &ExecMem, data: &DataMem, f: FnHandle, iters: u64) -> u64 {
-    exec.call(f, iters, data);
+    time_once_with(exec, data, f, iters, ExecMem::call)
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// How a kernel is called: [`ExecMem::call`] for generated instruction kernels,
+/// [`ExecMem::call_block_kernel`] for user blocks (block profiling).
+pub type CallFn = fn(&ExecMem, FnHandle, u64, &DataMem);
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// [`time_once`] with an explicit way of calling the kernel.
+pub fn time_once_with(
+    exec: &ExecMem,
+    data: &DataMem,
+    f: FnHandle,
+    iters: u64,
+    call: CallFn,
+) -> u64 {
+    call(exec, f, iters, data);
     let t0 = data.read_u64((DATA_BASE as i64 + OFF_T0) as usize);
     let t1 = data.read_u64((DATA_BASE as i64 + OFF_T1) as usize);
     t1.wrapping_sub(t0)
@@ -439,21 +456,34 @@ pub fn time_once(exec: &ExecMem, data: &DataMem, f: FnHandle, iters: u64) -> u64
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 /// Measures one pair (to be called in the pinned child).
 pub fn measure_pair(exec: &ExecMem, data: &DataMem, p: &Pair, proto: &Protocol) -> PairRaw {
+    measure_pair_with(exec, data, p, proto, ExecMem::call)
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// [`measure_pair`] with an explicit way of calling the kernels.
+pub fn measure_pair_with(
+    exec: &ExecMem,
+    data: &DataMem,
+    p: &Pair,
+    proto: &Protocol,
+    call: CallFn,
+) -> PairRaw {
+    let time_once = |f: FnHandle, iters: u64| time_once_with(exec, data, f, iters, call);
     // Choose L from a probe of the longer run.
     let mut probe = u64::MAX;
     for _ in 0..3 {
-        probe = probe.min(time_once(exec, data, p.b, p.b_mult));
+        probe = probe.min(time_once(p.b, p.b_mult));
     }
     let per = probe.max(1);
     let iters = (proto.sample_ticks / per).clamp(1, 10_000_000);
     for _ in 0..proto.warmup {
-        time_once(exec, data, p.a, iters * p.a_mult);
-        time_once(exec, data, p.b, iters * p.b_mult);
+        time_once(p.a, iters * p.a_mult);
+        time_once(p.b, iters * p.b_mult);
     }
     let (mut min_a, mut min_b) = (u64::MAX, u64::MAX);
     for _ in 0..proto.reps {
-        min_a = min_a.min(time_once(exec, data, p.a, iters * p.a_mult));
-        min_b = min_b.min(time_once(exec, data, p.b, iters * p.b_mult));
+        min_a = min_a.min(time_once(p.a, iters * p.a_mult));
+        min_b = min_b.min(time_once(p.b, iters * p.b_mult));
     }
     PairRaw {
         min_a,
@@ -515,6 +545,70 @@ impl ChildSink {
         buf.extend_from_slice(msg);
         super::child::write_all(self.fd, &buf);
     }
+
+    /// From now on, a fault (SIGSEGV, SIGILL, SIGFPE, SIGBUS, SIGTRAP) sends a message that
+    /// [`FaultReport::parse`] reads (signal, instruction pointer, fault address) before the
+    /// child dies of the signal.
+    pub fn report_faults(&self) {
+        super::child::report_faults(self.fd);
+    }
+
+    /// After [`ChildSink::report_faults`]: a SIGSEGV on an unmapped page maps one shared page
+    /// holding `fill` there and retries, up to `max_pages` times (BHive's method for blocks
+    /// that compute addresses from data). Returns whether the page could be created.
+    pub fn map_pages_on_fault(&self, fill: u64, max_pages: u32) -> bool {
+        super::child::map_pages_on_fault(fill, max_pages)
+    }
+
+    /// Pages mapped on faults so far in this child.
+    pub fn pages_mapped_on_fault(&self) -> u32 {
+        super::child::pages_mapped_on_fault()
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// A fault in a child that called [`ChildSink::report_faults`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FaultReport {
+    /// Signal number.
+    pub signal: i32,
+    /// `si_code`.
+    pub code: i32,
+    /// Instruction pointer at the fault (after the instruction for SIGTRAP from `int3`).
+    pub rip: u64,
+    /// `si_addr`: the faulting data address (SIGSEGV/SIGBUS) or instruction (SIGILL/SIGFPE).
+    pub addr: u64,
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+impl FaultReport {
+    /// Reads a message written by the fault handler; `None` for any other message.
+    pub fn parse(msg: &[u8]) -> Option<FaultReport> {
+        let rest = msg.strip_prefix(super::child::FAULT_MAGIC.as_slice())?;
+        if rest.len() != 24 {
+            return None;
+        }
+        let i32_at = |o: usize| i32::from_le_bytes(rest[o..o + 4].try_into().expect("4 bytes"));
+        let u64_at = |o: usize| u64::from_le_bytes(rest[o..o + 8].try_into().expect("8 bytes"));
+        Some(FaultReport {
+            signal: i32_at(0),
+            code: i32_at(4),
+            rip: u64_at(8),
+            addr: u64_at(16),
+        })
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// The name of a signal a child died of (`SIGSEGV`, `SIGALRM (timeout)`).
+pub fn signal_name(sig: i32) -> &'static str {
+    super::child::signal_name(sig)
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// The CPU benchmarks pin to by default: the last one this process may run on.
+pub fn default_cpu() -> usize {
+    *super::child::allowed_cpus().last().unwrap_or(&0)
 }
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
@@ -564,6 +658,27 @@ mod tests {
             units: 100.0,
         };
         assert!((r.ticks_per_unit() - 2.0).abs() < 1e-12);
+    }
+
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    #[test]
+    fn fault_reports_parse_only_their_own_frames() {
+        let mut msg = super::super::child::FAULT_MAGIC.to_vec();
+        msg.extend(4i32.to_le_bytes());
+        msg.extend(2i32.to_le_bytes());
+        msg.extend(0x4100_0040u64.to_le_bytes());
+        msg.extend(0u64.to_le_bytes());
+        assert_eq!(
+            FaultReport::parse(&msg),
+            Some(FaultReport {
+                signal: 4,
+                code: 2,
+                rip: 0x4100_0040,
+                addr: 0
+            })
+        );
+        assert_eq!(FaultReport::parse(&msg[..msg.len() - 1]), None);
+        assert_eq!(FaultReport::parse(b"{\"Calib\":[0,{}]}"), None);
     }
 
     #[test]

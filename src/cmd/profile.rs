@@ -1,0 +1,278 @@
+//! `suaca profile FILE`: run each selected region on this CPU (BHive's method) and print the
+//! measured cycles per iteration beside suaca's prediction of the same steady state.
+//!
+//! Owns: input and region selection (as the analysis), the choice of the prediction's arch
+//! (--arch, else the host's), the table and JSON output, fault messages and exit codes.
+//! Must not touch: the measurement (`suaca::profile`), the prediction (`suaca::batch`).
+
+use serde::Serialize;
+use suaca::batch::{self, output::kind_name, LoadedModels, PredictOptions};
+use suaca::cli::ProfileArgs;
+use suaca::ir::{Instr, Region};
+use suaca::profile::{Measurement, ProfileError, ProfileOptions, Profiler};
+
+use super::analyze::{decode_all, select_region};
+use super::{env, source};
+use crate::Failure;
+
+/// Fewest repetitions accepted (the protocol's minimum).
+pub const MIN_REPS: u32 = 21;
+
+pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
+    let opts = options(args)?;
+    if args.batch.is_some() {
+        return super::profile_batch::run(args, opts);
+    }
+    let selection = args
+        .input()
+        .ok_or_else(|| Failure::input("no input: give a FILE, --raw FILE or --hex HEX"))?;
+    let loaded = source::load(&selection, &args.assembler)?;
+    for w in &loaded.warnings {
+        eprintln!("suaca: warning: {w}");
+    }
+    let name = loaded.input.name.clone();
+    let regions = select_region(loaded.regions.clone(), args.region, &name)?;
+    let decoded = decode_all(&regions, &name)?;
+    let host = suaca::uarch::host::detect();
+    let arch = args.arch.clone().or(host.map(str::to_string));
+    let models = load_model(args, arch.as_deref())?;
+
+    let mut profiler = Profiler::new(opts).map_err(Failure::analysis)?;
+    let mut rows = Vec::new();
+    for (region, instrs) in &decoded {
+        let m = profiler.profile(instrs).map_err(|e| match e {
+            ProfileError::Harness(h) => Failure::analysis(format!("{name}: {h}")),
+            other => Failure::input(format!("{name}: region {}: {other}", region.index)),
+        })?;
+        let predicted = predict(&models, arch.as_deref(), instrs, &m);
+        rows.push(Row::new(region, m, predicted));
+    }
+    let out = Output {
+        input: name,
+        host_arch: host.map(str::to_string),
+        arch,
+        cpu: profiler.cpu(),
+        processes: opts.processes,
+        reps: opts.reps,
+        regions: rows,
+    };
+    let text = if args.json {
+        let mut t = serde_json::to_string_pretty(&out)
+            .map_err(|e| Failure::analysis(format!("cannot serialize: {e}")))?;
+        t.push('\n');
+        t
+    } else {
+        render_text(&out)
+    };
+    emit(&text)
+}
+
+/// Writes to stdout; a closed pipe (`suaca profile … | head`) is not an error.
+fn emit(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::analysis(format!("cannot write the output: {e}"))),
+    }
+}
+
+/// The timing options, checked.
+pub fn options(args: &ProfileArgs) -> Result<ProfileOptions, Failure> {
+    if args.reps < MIN_REPS {
+        return Err(Failure::input(format!(
+            "--reps must be at least {MIN_REPS} (the minimum of the runs is kept)"
+        )));
+    }
+    if args.processes == 0 || args.processes > 99 {
+        return Err(Failure::input("--processes must be from 1 to 99"));
+    }
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    if let Some(cpu) = args.cpu {
+        if cpu >= libc_cpu_count() {
+            return Err(Failure::input(format!(
+                "--cpu {cpu}: this machine has {} CPU(s), numbered from 0",
+                libc_cpu_count()
+            )));
+        }
+    }
+    Ok(ProfileOptions {
+        cpu: args.cpu,
+        processes: args.processes,
+        reps: args.reps,
+        map_fault_pages: !args.no_fault_pages,
+        ..ProfileOptions::default()
+    })
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+fn libc_cpu_count() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The model of the prediction's arch; a missing one is a warning (the measurement stands
+/// on its own).
+fn load_model(args: &ProfileArgs, arch: Option<&str>) -> Result<LoadedModels, Failure> {
+    let Some(arch) = arch else {
+        eprintln!("suaca: warning: the host CPU is not a known arch: no prediction (use --arch)");
+        return Ok(LoadedModels::default());
+    };
+    let dirs = env::dirs()?;
+    let sources = env::sources(args.uops_xml.as_deref(), &dirs);
+    let models = batch::load_models(&[arch], &sources, &dirs.cache);
+    for w in &models.warnings {
+        eprintln!("suaca: warning: {w}");
+    }
+    if let Err(why) = models.get(arch) {
+        eprintln!("suaca: warning: no prediction: {why}");
+    }
+    Ok(models)
+}
+
+/// suaca's prediction of the steady state the measurement reports, with as many copies.
+fn predict(
+    models: &LoadedModels,
+    arch: Option<&str>,
+    instrs: &[Instr],
+    m: &Measurement,
+) -> Option<Result<batch::Prediction, String>> {
+    let model = models.get(arch?).ok()?;
+    let opts = PredictOptions {
+        copies: m.copies.0 as u32,
+        ..PredictOptions::default()
+    };
+    Some(batch::predict_instrs(model, instrs, &opts).map_err(|e| e.to_string()))
+}
+
+#[derive(Serialize)]
+struct Output {
+    input: String,
+    host_arch: Option<String>,
+    arch: Option<String>,
+    cpu: usize,
+    processes: u32,
+    reps: u32,
+    regions: Vec<Row>,
+}
+
+#[derive(Serialize)]
+struct Row {
+    region: usize,
+    section: String,
+    address: u64,
+    instructions: usize,
+    copies: [usize; 2],
+    measured_cycles_per_iteration: f64,
+    spread: f64,
+    per_process: Vec<f64>,
+    cycles_per_tsc_tick: f64,
+    pages_mapped_on_fault: u32,
+    predicted_cycles_per_iteration: Option<f64>,
+    difference_percent: Option<f64>,
+    bottleneck: Option<String>,
+    prediction_error: Option<String>,
+}
+
+impl Row {
+    fn new(
+        region: &Region,
+        m: Measurement,
+        predicted: Option<Result<batch::Prediction, String>>,
+    ) -> Row {
+        let (p, err) = match predicted {
+            Some(Ok(p)) => (Some(p), None),
+            Some(Err(e)) => (None, Some(e)),
+            None => (None, None),
+        };
+        let cycles = p.as_ref().map(|p| p.cycles_per_iteration);
+        Row {
+            region: region.index,
+            section: region.section.clone(),
+            address: region.address,
+            instructions: m.instructions,
+            copies: [m.copies.0, m.copies.1],
+            measured_cycles_per_iteration: m.cycles_per_iteration,
+            spread: m.spread,
+            per_process: m.per_process,
+            cycles_per_tsc_tick: m.cycles_per_tick,
+            pages_mapped_on_fault: m.pages_mapped_on_fault,
+            predicted_cycles_per_iteration: cycles,
+            difference_percent: cycles.map(|c| {
+                let d = 100.0 * (c - m.cycles_per_iteration) / m.cycles_per_iteration.max(1e-9);
+                // No "-0.0%".
+                if d.abs() < 0.05 {
+                    0.0
+                } else {
+                    d
+                }
+            }),
+            bottleneck: p.and_then(|p| p.bottleneck).map(kind_name),
+            prediction_error: err,
+        }
+    }
+}
+
+fn render_text(out: &Output) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let arch = out.arch.as_deref().unwrap_or("-");
+    let host = out.host_arch.as_deref().unwrap_or("unknown arch");
+    let mut t = comfy_table::Table::new();
+    t.load_preset(comfy_table::presets::ASCII_MARKDOWN)
+        .set_header(vec![
+            "Region".to_string(),
+            "Instructions".into(),
+            "Copies".into(),
+            "Measured".into(),
+            format!("suaca {arch}"),
+            "Difference".into(),
+            "Spread".into(),
+            "suaca's bottleneck".into(),
+        ]);
+    for r in &out.regions {
+        t.add_row(vec![
+            r.region.to_string(),
+            r.instructions.to_string(),
+            format!("{}/{}", r.copies[0], r.copies[1]),
+            format!("{:.3}", r.measured_cycles_per_iteration),
+            r.predicted_cycles_per_iteration
+                .map_or("-".into(), |c| format!("{c:.3}")),
+            r.difference_percent
+                .map_or("-".into(), |d| format!("{d:+.1}%")),
+            format!("{:.1}%", 100.0 * r.spread),
+            r.bottleneck.clone().unwrap_or_else(|| "-".into()),
+        ]);
+    }
+    let ratio = out.regions.first().map_or(String::new(), |r| {
+        format!(" ({:.4} per tick)", r.cycles_per_tsc_tick)
+    });
+    let _ = writeln!(
+        s,
+        "Profile of {} on this CPU ({host}), pinned to CPU {}\n",
+        out.input, out.cpu
+    );
+    let _ = writeln!(s, "{t}\n");
+    let _ = writeln!(
+        s,
+        "Cycles per iteration = (cycles(b copies) - cycles(a copies)) / (b - a) for Copies a/b, \
+         as BHive; core cycles from the TSC{ratio}, calibrated in every process against a \
+         1-cycle add chain; minimum of {} runs, median of {} processes. suaca predicts the same \
+         steady state; Difference = (suaca - measured) / measured.",
+        out.reps, out.processes
+    );
+    for r in &out.regions {
+        if let Some(e) = &r.prediction_error {
+            let _ = writeln!(s, "Region {}: no prediction: {e}", r.region);
+        }
+        if r.pages_mapped_on_fault > 0 {
+            let _ = writeln!(
+                s,
+                "Region {}: the block computed addresses outside the harness's buffer; {} page(s) \
+                 were mapped there (one physical page behind all, as BHive does).",
+                r.region, r.pages_mapped_on_fault
+            );
+        }
+    }
+    s
+}

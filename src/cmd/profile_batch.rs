@@ -1,0 +1,144 @@
+//! `suaca profile --batch FILE`: measure many hex blocks (BHive CSV or one per line) one
+//! after the other and write one CSV row per block, in input order. A block that faults, that
+//! cannot run, or a malformed line is a row with its status, never the end of the batch.
+//!
+//! Owns: reading the blocks, the progress bar, the CSV (readable back by `suaca batch` and
+//! the accuracy benchmark: `measured_cycles_per_iteration`), the summary on stderr.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use suaca::cli::ProfileArgs;
+use suaca::profile::{block_key, ProfileError, ProfileOptions, Profiler};
+
+use super::batch::{read_input, write_output};
+use crate::Failure;
+
+/// The output header, in column order.
+pub const HEADER: [&str; 11] = [
+    "line",
+    "key",
+    "hex",
+    "measured_cycles_per_iteration",
+    "spread",
+    "copies",
+    "instructions",
+    "fault_pages",
+    "status",
+    "signal",
+    "detail",
+];
+
+/// One output row.
+#[derive(Default)]
+struct Record {
+    cycles: Option<f64>,
+    spread: Option<f64>,
+    copies: Option<(usize, usize)>,
+    instructions: Option<usize>,
+    fault_pages: Option<u32>,
+    status: &'static str,
+    signal: String,
+    detail: String,
+}
+
+pub fn run(args: &ProfileArgs, opts: ProfileOptions) -> Result<(), Failure> {
+    let input = args.batch.as_deref().unwrap_or("-".as_ref());
+    let text = read_input(input)?;
+    let parsed = suaca::batch::parse_input(&text);
+    let mut profiler = Profiler::new(opts).map_err(Failure::analysis)?;
+    let bar = ProgressBar::new(parsed.rows.len() as u64).with_style(
+        ProgressStyle::with_template("[{elapsed_precise}] [{bar:40}] {pos}/{len} eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let csv_err = |e: csv::Error| Failure::analysis(format!("cannot format the CSV: {e}"));
+    out.write_record(HEADER).map_err(csv_err)?;
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for row in &parsed.rows {
+        let r = measure(&mut profiler, &row.hex, row.problem.as_deref())?;
+        let class = match r.status {
+            "fault" => format!("faulted: {}", r.signal),
+            s => s.to_string(),
+        };
+        *counts.entry(class).or_default() += 1;
+        let num =
+            |v: Option<f64>, digits: usize| v.map_or(String::new(), |x| format!("{x:.digits$}"));
+        out.write_record([
+            row.line.to_string(),
+            block_key(&row.hex),
+            row.hex.clone(),
+            num(r.cycles, 4),
+            num(r.spread, 4),
+            r.copies.map_or(String::new(), |(a, b)| format!("{a}/{b}")),
+            r.instructions.map_or(String::new(), |n| n.to_string()),
+            r.fault_pages.map_or(String::new(), |n| n.to_string()),
+            r.status.to_string(),
+            r.signal,
+            r.detail,
+        ])
+        .map_err(csv_err)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let bytes = out
+        .into_inner()
+        .map_err(|e| Failure::analysis(format!("cannot format the CSV: {e}")))?;
+    write_output(&args.output, &bytes)?;
+    let summary: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    eprintln!(
+        "suaca: profiled {} block(s) in {:.1} s on CPU {}: {}",
+        parsed.rows.len(),
+        start.elapsed().as_secs_f64(),
+        profiler.cpu(),
+        summary.join(", ")
+    );
+    Ok(())
+}
+
+/// Measures one row; only harness failures (not the block's) end the batch.
+fn measure(profiler: &mut Profiler, hex: &str, problem: Option<&str>) -> Result<Record, Failure> {
+    let invalid = |detail: String| Record {
+        status: "invalid",
+        detail,
+        ..Record::default()
+    };
+    if let Some(p) = problem {
+        return Ok(invalid(format!("malformed line: {p}")));
+    }
+    let instrs = match suaca::input::parse_hex(hex)
+        .map_err(|e| e.to_string())
+        .and_then(|b| suaca::decode::decode_bytes(&b, 0).map_err(|e| e.to_string()))
+    {
+        Ok(i) => i,
+        Err(e) => return Ok(invalid(e)),
+    };
+    Ok(match profiler.profile(&instrs) {
+        Ok(m) => Record {
+            cycles: Some(m.cycles_per_iteration),
+            spread: Some(m.spread),
+            copies: Some(m.copies),
+            instructions: Some(m.instructions),
+            fault_pages: Some(m.pages_mapped_on_fault),
+            status: "ok",
+            ..Record::default()
+        },
+        Err(ProfileError::Fault(f)) => Record {
+            instructions: Some(instrs.len()),
+            status: "fault",
+            signal: f.signal.clone(),
+            detail: f.to_string(),
+            ..Record::default()
+        },
+        Err(ProfileError::Unsupported(why)) => Record {
+            instructions: Some(instrs.len()),
+            status: "unsupported",
+            detail: why,
+            ..Record::default()
+        },
+        Err(ProfileError::Harness(e)) => return Err(Failure::analysis(e)),
+    })
+}

@@ -1,0 +1,363 @@
+//! What a block needs to run on its own: its bytes, the registers it addresses memory with,
+//! its RIP-relative operands, a register it leaves free for the loop counter — or why it
+//! cannot be run at all.
+//!
+//! Pure (no memory is mapped, nothing runs), so it is unit-tested on every host.
+
+use iced_x86::{
+    Code, Decoder, DecoderOptions, EncodingKind, FlowControl, InstructionInfoFactory, Mnemonic,
+    OpAccess, Register,
+};
+
+use crate::ir::Instr;
+
+/// A set of general-purpose registers, bit i = the 64-bit GPR numbered i (rax 0 … r15 15).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GprSet(pub u16);
+
+impl GprSet {
+    /// Adds the GPR containing `r` (al, eax → rax); other registers are ignored.
+    pub fn add(&mut self, r: Register) {
+        if let Some(i) = gpr_number(r) {
+            self.0 |= 1 << i;
+        }
+    }
+
+    /// Whether GPR number `i` is in the set.
+    pub fn has(self, i: usize) -> bool {
+        self.0 & (1 << i) != 0
+    }
+
+    /// The numbers in the set, ascending.
+    pub fn numbers(self) -> impl Iterator<Item = usize> {
+        (0..16).filter(move |&i| self.has(i))
+    }
+}
+
+/// The number (0–15) of the 64-bit GPR containing `r`, if `r` is a GPR.
+pub fn gpr_number(r: Register) -> Option<usize> {
+    r.is_gpr().then(|| r.full_register().number())
+}
+
+/// The 64-bit GPR numbered `i` (0 = rax … 15 = r15).
+pub fn gpr64(i: usize) -> Register {
+    const ALL: [Register; 16] = [
+        Register::RAX,
+        Register::RCX,
+        Register::RDX,
+        Register::RBX,
+        Register::RSP,
+        Register::RBP,
+        Register::RSI,
+        Register::RDI,
+        Register::R8,
+        Register::R9,
+        Register::R10,
+        Register::R11,
+        Register::R12,
+        Register::R13,
+        Register::R14,
+        Register::R15,
+    ];
+    ALL[i]
+}
+
+/// GPR number of rsp.
+pub const RSP: usize = 4;
+
+/// A RIP-relative displacement to rewrite in every copy, so the operand lands in the data
+/// buffer wherever the copy sits.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RipPatch {
+    /// Offset of the 4-byte displacement in the block.
+    pub disp_at: usize,
+    /// Offset of the end of the instruction in the block (RIP-relative addressing counts
+    /// from there).
+    pub end: usize,
+    /// Where in the RIP window the operand points: the original target modulo 64 KiB, so
+    /// distinct globals stay distinct.
+    pub window_offset: u32,
+}
+
+/// Which vector state the block needs initialised.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct VectorUse {
+    /// Only legacy-SSE (or VEX.128 without ymm) instructions: start with clean upper halves
+    /// (Zen 4 runs SSE at half rate with dirty ones).
+    pub legacy_only: bool,
+    /// MMX registers are used (`emms` at the end).
+    pub mmx: bool,
+}
+
+/// A block ready for kernel generation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunnableBlock {
+    /// The instructions' bytes, in order.
+    pub bytes: Vec<u8>,
+    /// Offset of each instruction in `bytes`.
+    pub starts: Vec<usize>,
+    /// RIP-relative displacements.
+    pub rip_patches: Vec<RipPatch>,
+    /// GPRs used as the base of a memory operand (rsp included when used).
+    pub bases: GprSet,
+    /// GPRs used only as an index, never as a base.
+    pub index_only: GprSet,
+    /// GPRs the block writes (rsp included for push/pop).
+    pub written: GprSet,
+    /// GPRs the block reads or writes, explicitly or implicitly.
+    pub used: GprSet,
+    /// A GPR the block never touches: the kernel's loop counter.
+    pub counter: usize,
+    /// Vector state.
+    pub vector: VectorUse,
+}
+
+impl RunnableBlock {
+    /// Number of instructions.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Whether the block has no instruction.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// The instruction whose bytes contain `offset` (an offset into one copy).
+    pub fn instruction_at(&self, offset: usize) -> Option<usize> {
+        if offset >= self.bytes.len() {
+            return None;
+        }
+        Some(self.starts.partition_point(|&s| s <= offset) - 1)
+    }
+}
+
+/// Order in which free GPRs are taken for the loop counter (callee-saved first: compiled
+/// code uses them least in inner blocks).
+const COUNTER_PREFERENCE: [usize; 15] = [15, 14, 13, 12, 11, 10, 9, 8, 3, 5, 6, 7, 1, 2, 0];
+
+/// Plans `instrs` (one region, decoded) for running; `Err` says in one line why the block
+/// cannot be profiled.
+pub fn plan(instrs: &[Instr]) -> Result<RunnableBlock, String> {
+    if instrs.is_empty() {
+        return Err("the region has no instructions".into());
+    }
+    let mut factory = InstructionInfoFactory::new();
+    let mut b = RunnableBlock {
+        bytes: Vec::new(),
+        starts: Vec::new(),
+        rip_patches: Vec::new(),
+        bases: GprSet::default(),
+        index_only: GprSet::default(),
+        written: GprSet::default(),
+        used: GprSet::default(),
+        counter: 0,
+        vector: VectorUse {
+            legacy_only: true,
+            mmx: false,
+        },
+    };
+    let mut indexes = GprSet::default();
+    for ins in instrs {
+        let i = &ins.iced;
+        let at = || format!("line {} ({})", ins.line, ins.text);
+        refuse_control(i).map_err(|why| format!("{why} at {}", at()))?;
+        let info = factory.info(i);
+        for u in info.used_registers() {
+            let r = u.register();
+            if (r == Register::FS || r == Register::GS) && writes(u.access()) {
+                return Err(format!(
+                    "writing a segment register would break the harness, at {}",
+                    at()
+                ));
+            }
+            b.used.add(r);
+            if writes(u.access()) {
+                b.written.add(r);
+            }
+        }
+        for m in info.used_memory() {
+            if matches!(m.segment(), Register::FS | Register::GS) && writes(m.access()) {
+                return Err(format!(
+                    "a store through {:?} would overwrite the thread's control block, at {}",
+                    m.segment(),
+                    at()
+                ));
+            }
+            b.bases.add(m.base());
+            b.used.add(m.base());
+            indexes.add(m.index());
+            b.used.add(m.index());
+        }
+        if i.is_ip_rel_memory_operand() {
+            b.rip_patches.push(rip_patch(ins, b.bytes.len())?);
+        }
+        let enc = i.encoding();
+        let wide = (0..i.op_count()).any(|o| {
+            let r = i.op_register(o);
+            r.is_ymm() || r.is_zmm() || r.is_k()
+        });
+        if !(enc == EncodingKind::Legacy || enc == EncodingKind::VEX && !wide) {
+            b.vector.legacy_only = false;
+        }
+        if enc == EncodingKind::VEX && i.op_code().l() != 0 {
+            b.vector.legacy_only = false;
+        }
+        if (0..i.op_count()).any(|o| i.op_register(o).is_mm()) {
+            b.vector.mmx = true;
+        }
+        b.starts.push(b.bytes.len());
+        b.bytes.extend_from_slice(&ins.bytes);
+    }
+    b.index_only = GprSet(indexes.0 & !b.bases.0);
+    b.counter = COUNTER_PREFERENCE
+        .into_iter()
+        .find(|&r| !b.used.has(r))
+        .ok_or(
+            "the block uses every general-purpose register: none is left for the loop counter",
+        )?;
+    Ok(b)
+}
+
+fn writes(a: OpAccess) -> bool {
+    matches!(
+        a,
+        OpAccess::Write | OpAccess::CondWrite | OpAccess::ReadWrite | OpAccess::ReadCondWrite
+    )
+}
+
+/// Control flow and system calls cannot run inside an unrolled loop; faulting instructions
+/// (ud2, int3) may: they are reported as faults.
+fn refuse_control(i: &iced_x86::Instruction) -> Result<(), String> {
+    let m = i.mnemonic();
+    if matches!(
+        m,
+        Mnemonic::Syscall | Mnemonic::Sysenter | Mnemonic::Sysexit | Mnemonic::Sysret
+    ) {
+        return Err(format!("{m:?} (a system call) is not run"));
+    }
+    if matches!(m, Mnemonic::Cpuid | Mnemonic::Serialize) {
+        // Serialising, and under a hypervisor a VM exit (cpuid: ~12,800 cycles here).
+        return Err(format!("{m:?} (serialising) is not run"));
+    }
+    if matches!(m, Mnemonic::Wrfsbase | Mnemonic::Wrgsbase) {
+        return Err("writing the fs/gs base would break the harness".into());
+    }
+    match i.flow_control() {
+        FlowControl::Next | FlowControl::Exception => Ok(()),
+        FlowControl::Interrupt if matches!(i.code(), Code::Int3 | Code::Int1) => Ok(()),
+        FlowControl::Interrupt => Err("a software interrupt is not run".into()),
+        _ => Err("control flow cannot be profiled (the block must be straight-line code)".into()),
+    }
+}
+
+/// The displacement of `ins`'s RIP-relative operand, found by decoding its bytes again.
+fn rip_patch(ins: &Instr, start: usize) -> Result<RipPatch, String> {
+    let mut d = Decoder::with_ip(64, &ins.bytes, ins.address, DecoderOptions::NONE);
+    let i = d.decode();
+    let off = d.get_constant_offsets(&i);
+    if !off.has_displacement() || off.displacement_size() != 4 {
+        return Err(format!(
+            "cannot locate the RIP-relative displacement of line {} ({})",
+            ins.line, ins.text
+        ));
+    }
+    Ok(RipPatch {
+        disp_at: start + off.displacement_offset(),
+        end: start + ins.bytes.len(),
+        window_offset: (i.ip_rel_memory_address() & 0xFFFF) as u32,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode_bytes;
+    use crate::input::parse_hex;
+
+    fn planned(hex: &str) -> Result<RunnableBlock, String> {
+        plan(&decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap())
+    }
+
+    #[test]
+    fn registers_by_role() {
+        // mov rax, [rbx + rcx*8 + 8]; add rdi, 64; mov [rdi], rax
+        let b = planned("488b44cb084883c740488907").unwrap();
+        assert_eq!(b.len(), 3);
+        assert_eq!(b.starts, vec![0, 5, 9]);
+        assert!(b.bases.has(3) && b.bases.has(7) && !b.bases.has(1));
+        assert!(b.index_only.has(1) && !b.index_only.has(3));
+        assert!(b.written.has(0) && b.written.has(7) && !b.written.has(3));
+        assert_eq!(b.counter, 15);
+        assert!(b.vector.legacy_only && !b.vector.mmx);
+        assert_eq!(b.instruction_at(0), Some(0));
+        assert_eq!(b.instruction_at(6), Some(1));
+        assert_eq!(b.instruction_at(11), Some(2));
+        assert_eq!(b.instruction_at(12), None);
+    }
+
+    #[test]
+    fn push_pop_use_rsp_and_counter_avoids_used_registers() {
+        // push r15; pop r14
+        let b = planned("4157415e").unwrap();
+        assert!(b.bases.has(RSP) && b.written.has(RSP));
+        assert_eq!(b.counter, 13);
+    }
+
+    #[test]
+    fn rip_relative_operands_are_patched() {
+        // add eax, [rip + 0x1000]; mov ecx, 1
+        let b = planned("030500100000b901000000").unwrap();
+        assert_eq!(
+            b.rip_patches,
+            vec![RipPatch {
+                disp_at: 2,
+                end: 6,
+                window_offset: 0x1006,
+            }]
+        );
+    }
+
+    #[test]
+    fn vector_state() {
+        // vaddps ymm0, ymm1, ymm2
+        assert!(!planned("c5f458c2").unwrap().vector.legacy_only);
+        // addps xmm0, xmm1; vaddps xmm0, xmm1, xmm2
+        assert!(planned("0f58c1c5f058c2").unwrap().vector.legacy_only);
+        // paddd mm0, mm1
+        assert!(planned("0ffec1").unwrap().vector.mmx);
+    }
+
+    #[test]
+    fn refusals_say_why() {
+        for (hex, why) in [
+            ("4801d87500", "control flow"),
+            ("0f05", "system call"),
+            ("31c00fa2", "serialising"),
+            ("cd80", "software interrupt"),
+            ("644889042500000000", "thread's control block"),
+        ] {
+            let e = planned(hex).unwrap_err();
+            assert!(e.contains(why), "{hex}: {e}");
+        }
+        // ud2 and int3 run (and fault).
+        assert!(planned("0f0b").is_ok());
+        assert!(planned("cc").is_ok());
+    }
+
+    #[test]
+    fn no_register_left_for_the_counter() {
+        // xchg of every GPR pair but rsp: rax..r15 all used.
+        let hex = "4891\
+                   4887d1\
+                   4887de\
+                   4887ef\
+                   4d87c1\
+                   4d87d3\
+                   4d87e5\
+                   4d87f7\
+                   4c87c5";
+        let e = planned(hex).unwrap_err();
+        assert!(e.contains("loop counter"), "{e}");
+    }
+}

@@ -1,0 +1,300 @@
+//! The runs: memory at fixed addresses, one forked child per process and block (pinned,
+//! default fault handlers plus a reporter of the faulting instruction), calibration before
+//! and after the block in every child, the median over processes.
+
+use serde::{Deserialize, Serialize};
+
+use super::block::{self, RunnableBlock};
+use super::kernel::{self, KernelCode};
+use super::{Fault, Measurement, ProfileError, ProfileOptions};
+use crate::ir::Instr;
+use crate::measure::engine::calibration_specs;
+use crate::measure::harness::{
+    self, ChildEnd, FaultReport, HostIsa, Pair, PairRaw, Protocol, Spec,
+};
+use crate::measure::jit::{DataMem, ExecMem, FnHandle};
+use crate::measure::timer::{self, Calibration, CalibrationLimits};
+use crate::measure::MeasureError;
+
+#[derive(Serialize, Deserialize)]
+enum Msg {
+    Calib(u8, PairRaw),
+    /// The block's timing and the pages mapped at faulting addresses before and after it.
+    Block(PairRaw, u32, u32),
+}
+
+/// Most pages a child maps at addresses a block computed (one physical page behind all).
+const MAX_FAULT_PAGES: u32 = 256;
+
+/// Runs blocks on this machine (one profiler per process: its memory sits at fixed
+/// addresses).
+pub struct Profiler {
+    exec: ExecMem,
+    data: DataMem,
+    isa: HostIsa,
+    cpu: usize,
+    opts: ProfileOptions,
+    proto: Protocol,
+    limits: CalibrationLimits,
+    /// Calibration refusals tolerated per block before giving up.
+    calib_retries: u32,
+}
+
+impl Profiler {
+    /// Maps the code and data memory.
+    pub fn new(opts: ProfileOptions) -> Result<Profiler, MeasureError> {
+        let cpu = opts.cpu.unwrap_or_else(harness::default_cpu);
+        let data = DataMem::new_at(kernel::DATA_ADDR, kernel::DATA_LEN)?;
+        let exec = ExecMem::new_at(kernel::EXEC_ADDR, kernel::EXEC_LEN)?;
+        Ok(Profiler {
+            exec,
+            data,
+            isa: HostIsa::detect(),
+            cpu,
+            opts,
+            proto: Protocol {
+                reps: opts.reps.max(1),
+                ..Protocol::default()
+            },
+            limits: CalibrationLimits::default(),
+            calib_retries: 4,
+        })
+    }
+
+    /// The CPU the runs are pinned to.
+    pub fn cpu(&self) -> usize {
+        self.cpu
+    }
+
+    /// Measures one block (a region's decoded instructions).
+    pub fn profile(&mut self, instrs: &[Instr]) -> Result<Measurement, ProfileError> {
+        let block = block::plan(instrs).map_err(ProfileError::Unsupported)?;
+        let (ca, cb) = self.opts.copies_for(block.len());
+        self.exec.clear();
+        let calib = self.calibration_pairs()?;
+        let (ka, fa) = self.push_kernel(&block, ca)?;
+        let (kb, fb) = self.push_kernel(&block, cb)?;
+        let pair = Pair {
+            a: fa,
+            b: fb,
+            a_mult: 1,
+            b_mult: 1,
+            units: (cb - ca) as f64,
+        };
+        let mut values = Vec::new();
+        let mut ratios = Vec::new();
+        let mut iterations = 0;
+        let mut pages = 0;
+        let mut refused = 0;
+        while values.len() < self.opts.processes.max(1) as usize {
+            match self.run_child(&calib, &pair)? {
+                ChildResult::Done { ratio, raw, mapped } => {
+                    pages = pages.max(mapped);
+                    if iterations == 0 {
+                        iterations = raw.iters;
+                    }
+                    values.push(raw.ticks_per_unit() * ratio);
+                    ratios.push(ratio);
+                }
+                ChildResult::Refused(e) => {
+                    refused += 1;
+                    if refused > self.calib_retries {
+                        return Err(MeasureError::Calibration(e.to_string()).into());
+                    }
+                }
+                ChildResult::Moving(pages) => {
+                    return Err(ProfileError::Fault(Fault {
+                        signal: harness::signal_name(libc::SIGSEGV).to_string(),
+                        why: Some(format!(
+                            "the block's addresses left the buffer on every pass \
+                             ({pages} pages mapped while timing)"
+                        )),
+                        ..Fault::default()
+                    }));
+                }
+                ChildResult::Died(sig, report) => {
+                    return Err(ProfileError::Fault(locate(
+                        sig,
+                        report,
+                        [&ka, &kb],
+                        &block,
+                        instrs,
+                    )));
+                }
+            }
+        }
+        Ok(Measurement {
+            cycles_per_iteration: timer::median(&values).unwrap_or(f64::NAN),
+            spread: timer::spread(&values),
+            per_process: values,
+            copies: (ca, cb),
+            instructions: block.len(),
+            iterations,
+            cycles_per_tick: timer::median(&ratios).unwrap_or(f64::NAN),
+            pages_mapped_on_fault: pages,
+        })
+    }
+
+    fn calibration_pairs(&mut self) -> Result<Vec<Pair>, MeasureError> {
+        calibration_specs()
+            .iter()
+            .map(|s| {
+                let Spec::Unrolled {
+                    kernel,
+                    copies_a,
+                    copies_b,
+                } = s
+                else {
+                    return Err(MeasureError::Harness(
+                        "calibration spec not unrolled".into(),
+                    ));
+                };
+                let mut one = |copies: usize| -> Result<FnHandle, MeasureError> {
+                    let code = harness::assemble(kernel, copies, self.isa, self.exec.next_addr())?;
+                    self.exec.push(&code)
+                };
+                Ok(Pair {
+                    a: one(*copies_a)?,
+                    b: one(*copies_b)?,
+                    a_mult: 1,
+                    b_mult: 1,
+                    units: (copies_b - copies_a) as f64,
+                })
+            })
+            .collect()
+    }
+
+    fn push_kernel(
+        &mut self,
+        block: &RunnableBlock,
+        copies: usize,
+    ) -> Result<(KernelCode, FnHandle), MeasureError> {
+        let k = kernel::assemble(block, copies, self.isa, self.exec.next_addr())?;
+        let f = self.exec.push(&k.bytes)?;
+        Ok((k, f))
+    }
+
+    /// One child: calibrate, time the block, calibrate again.
+    fn run_child(&mut self, calib: &[Pair], pair: &Pair) -> Result<ChildResult, MeasureError> {
+        kernel::fill_data(self.data.bytes_mut());
+        let (exec, data, proto) = (&self.exec, &self.data, self.proto);
+        let map_pages = self.opts.map_fault_pages;
+        let out = harness::run_child(self.cpu, self.opts.timeout_s, |sink| {
+            sink.report_faults();
+            if map_pages {
+                sink.map_pages_on_fault(kernel::FILL, MAX_FAULT_PAGES);
+            }
+            let send = |sink: &mut harness::ChildSink, m: &Msg| {
+                sink.send(&serde_json::to_vec(m).expect("serialize"));
+            };
+            let add = harness::measure_pair(exec, data, &calib[0], &proto);
+            send(sink, &Msg::Calib(0, add));
+            let imul = harness::measure_pair(exec, data, &calib[1], &proto);
+            send(sink, &Msg::Calib(1, imul));
+            // Map the pages the block computes before timing: a page mapped while timing
+            // means its addresses keep moving, and the fault's cost would be in the time.
+            let call = ExecMem::call_block_kernel;
+            for f in [pair.a, pair.b, pair.a, pair.b] {
+                harness::time_once_with(exec, data, f, 2, call);
+            }
+            let before = sink.pages_mapped_on_fault();
+            let raw = harness::measure_pair_with(exec, data, pair, &proto, call);
+            let mapped = sink.pages_mapped_on_fault();
+            send(sink, &Msg::Block(raw, before, mapped));
+            let add = harness::measure_pair(exec, data, &calib[0], &proto);
+            send(sink, &Msg::Calib(2, add));
+        })?;
+        let mut cal = [None; 3];
+        let mut raw = None;
+        let mut fault = None;
+        for m in &out.messages {
+            if let Some(f) = FaultReport::parse(m) {
+                fault = Some(f);
+                continue;
+            }
+            match serde_json::from_slice::<Msg>(m) {
+                Ok(Msg::Calib(k, r)) => cal[usize::from(k).min(2)] = Some(r),
+                Ok(Msg::Block(r, before, after)) => raw = Some((r, before, after)),
+                Err(_) => {}
+            }
+        }
+        match out.end {
+            ChildEnd::Exited(0) => {
+                let (Some(a), Some(b), Some(c), Some((raw, before, mapped))) =
+                    (cal[0], cal[1], cal[2], raw)
+                else {
+                    return Err(MeasureError::Harness(
+                        "the child sent an incomplete result".into(),
+                    ));
+                };
+                if mapped > before {
+                    return Ok(ChildResult::Moving(mapped));
+                }
+                let c = Calibration {
+                    add_before: a.ticks_per_unit(),
+                    add_after: c.ticks_per_unit(),
+                    imul: b.ticks_per_unit(),
+                };
+                Ok(match c.check(&self.limits) {
+                    Ok(ratio) => ChildResult::Done { ratio, raw, mapped },
+                    Err(e) => ChildResult::Refused(e),
+                })
+            }
+            ChildEnd::Signaled(sig) => Ok(ChildResult::Died(sig, fault)),
+            ChildEnd::Exited(code) => Err(MeasureError::Harness(format!(
+                "the benchmark child exited with status {code}"
+            ))),
+        }
+    }
+}
+
+enum ChildResult {
+    Done {
+        ratio: f64,
+        raw: PairRaw,
+        mapped: u32,
+    },
+    Refused(timer::CalibrationError),
+    /// Pages were mapped at the block's addresses while it was timed (this many in all).
+    Moving(u32),
+    Died(i32, Option<FaultReport>),
+}
+
+/// The fault as the user sees it: signal, data address, and the block's line when the
+/// instruction pointer was inside one of the kernels' copies of the block.
+fn locate(
+    sig: i32,
+    report: Option<FaultReport>,
+    kernels: [&KernelCode; 2],
+    block: &RunnableBlock,
+    instrs: &[Instr],
+) -> Fault {
+    let signal = harness::signal_name(sig).to_string();
+    let Some(r) = report else {
+        return Fault {
+            signal,
+            ..Fault::default()
+        };
+    };
+    // The kernel reports a #GP (non-canonical address) as SIGSEGV with SI_KERNEL, address 0.
+    let gp = sig == libc::SIGSEGV && r.code == libc::SI_KERNEL;
+    // int3 reports the address after itself.
+    let rip = if sig == libc::SIGTRAP {
+        r.rip.wrapping_sub(1)
+    } else {
+        r.rip
+    };
+    let at = kernels
+        .iter()
+        .find_map(|k| k.offset_in_copy(rip))
+        .and_then(|off| block.instruction_at(off))
+        .and_then(|i| instrs.get(i));
+    Fault {
+        signal,
+        address: (matches!(sig, libc::SIGSEGV | libc::SIGBUS) && !gp).then_some(r.addr),
+        general_protection: gp,
+        line: at.map(|i| i.line),
+        instruction: at.map(|i| i.text.clone()),
+        why: None,
+    }
+}
