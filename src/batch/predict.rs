@@ -152,7 +152,12 @@ pub fn predict_instrs(
     let mut prog = program::build(&all, &descs, &deps, &cx);
     let n = opts.copies.max(1);
     if opts.model.frontend {
-        prog.frontend = details::frontend::unrolled_delivery(&b, &model.machine.arch);
+        let fused = prog
+            .instrs
+            .iter()
+            .map(|i| u64::from(i.slots.unwrap_or(i.uops.len() as u32)))
+            .sum();
+        prog.frontend = details::frontend::unrolled_delivery(&b, &model.machine.arch, fused, 2 * n);
     }
     let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;
     let (cycles_n, cycles_2n) = (c.n, c.two_n);

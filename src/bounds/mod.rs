@@ -346,6 +346,21 @@ fn finish(
 
 /// Formats a cycle count for inputs and details (`3.5`, `1.333`).
 fn fmt_num(v: f64) -> String {
+    // Integer thousandths: exact for the values the rows hold and much cheaper than float
+    // formatting (which fell back to bignum arithmetic), as `suaca batch` formats every row.
+    let milli = (v * 1000.0).round();
+    if milli.is_finite() && milli.abs() < 1e15 {
+        let m = milli as i64;
+        let (int, frac) = (m.abs() / 1000, m.abs() % 1000);
+        let sign = if m < 0 { "-" } else { "" };
+        let s = format!("{sign}{int}.{frac:03}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        return if s.is_empty() || s == "-" {
+            "0".into()
+        } else {
+            s.to_string()
+        };
+    }
     let s = format!("{v:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s.is_empty() || s == "-" {

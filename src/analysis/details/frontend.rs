@@ -7,7 +7,7 @@
 
 use crate::bounds::{BoundKind, Bounds, RowState};
 use crate::sim::Delivery;
-use crate::uarch::MicroArch;
+use crate::uarch::{MicroArch, Vendor};
 
 /// Rows that describe the front end.
 const FRONT_END: [BoundKind; 5] = [
@@ -37,24 +37,43 @@ pub fn delivery(bounds: &Bounds, arch: &MicroArch) -> Option<Delivery> {
     Delivery::every(p, ahead)
 }
 
-/// The delivery of code unrolled with no loop (BHive's measurement): no taken branch and no
-/// loop stream, and the legacy decoders deliver the copies — a hundred copies overflow the
-/// µop cache's windows. Measured on the BHive dev split, this choice takes suaca's MAPE from
-/// 12.4% (µop cache while the copies fit its capacity) to 10.6%. The microcode sequencer
-/// limits too.
-pub fn unrolled_delivery(bounds: &Bounds, arch: &MicroArch) -> Option<Delivery> {
+/// The delivery of code unrolled with no loop (BHive's measurement, `suaca profile`): no
+/// taken branch and no loop stream.
+///
+/// Which part streams the copies: on Intel the legacy decoders — the µop cache holds at most
+/// 3 ways of 6 µops per 32-byte window, which unrolled dense code overflows (measured on the
+/// BHive development split: MAPE 10.6% with the decoders against 12.4% with the µop cache
+/// wherever the copies fit its capacity). On AMD the op cache, while the copies (`fused`
+/// µops each) fit it: it has no such per-window limit in our descriptions, and our Zen 4
+/// profile keeps the unrolled body within it. The microcode sequencer limits either way.
+pub fn unrolled_delivery(
+    bounds: &Bounds,
+    arch: &MicroArch,
+    fused: u64,
+    copies: u32,
+) -> Option<Delivery> {
     let row = |kind| {
         bounds
             .row(kind)
             .filter(|r| r.state != RowState::Unknown && r.state != RowState::NotApplicable)
             .and_then(|r| r.cycles)
     };
-    let p = [row(BoundKind::Mite), row(BoundKind::Microcode)]
+    let fe = &arch.front_end;
+    let op_cache = match (arch.vendor, fe.uop_cache_uops, fe.uop_cache_uops_per_cycle) {
+        (Vendor::Amd, Some(cap), Some(rate))
+            if rate > 0 && fused * u64::from(copies) <= u64::from(cap) =>
+        {
+            Some(fused as f64 / f64::from(rate))
+        }
+        _ => None,
+    };
+    let stream = op_cache.or_else(|| row(BoundKind::Mite));
+    let p = [stream, row(BoundKind::Microcode)]
         .into_iter()
         .flatten()
         .fold(None, |m: Option<f64>, c| {
             Some(m.map_or(c, |m: f64| m.max(c)))
         })?;
-    let queue = arch.front_end.idq_uops.unwrap_or(arch.issue_width * 16);
+    let queue = fe.idq_uops.unwrap_or(arch.issue_width * 16);
     Delivery::every(p, u64::from(queue / arch.issue_width.max(1)))
 }
