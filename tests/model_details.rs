@@ -175,6 +175,6 @@ fn json_names_the_details_turned_off() {
         run(&["--model", "suaca"])["model_disabled"]
             .as_array()
             .map(Vec::len),
-        Some(6)
+        Some(7)
     );
 }

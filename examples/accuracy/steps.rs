@@ -19,6 +19,8 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     out.push(("+ zero idioms, move elimination", m));
     m.mem_deps = true;
     out.push(("+ memory dependencies", m));
+    m.data_paths = true;
+    out.push(("+ load/store data paths", m));
     m.frontend = true;
     out.push(("+ front end (decoders, LCP, MS) = full", m));
     debug_assert_eq!(m, ModelOptions::FULL);

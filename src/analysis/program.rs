@@ -176,7 +176,13 @@ pub fn build(
                 uops: match form {
                     Form::Eliminated => vec![PortMask::EMPTY],
                     Form::Executed(mask) => vec![mask],
-                    Form::Data => uop_masks(desc),
+                    Form::Data => {
+                        let mut uops = uop_masks(desc);
+                        if let (true, Some(i)) = (cx.model.data_paths, instr(line)) {
+                            details::ports::widen(i, cx.arch, &mut uops);
+                        }
+                        uops
+                    }
                 },
                 latency: match form {
                     Form::Data => cycles(desc.max_latency).max(1),

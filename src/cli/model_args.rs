@@ -52,6 +52,7 @@ impl ModelArgs {
             frontend: base.frontend && !self.simple_frontend,
             mem_deps: base.mem_deps && !self.no_mem_deps,
             stack_engine: base.stack_engine,
+            data_paths: base.data_paths,
         }
     }
 }

@@ -183,6 +183,11 @@ pub struct Memory {
     pub l2_latency: Option<u32>,
     /// Store-to-load forwarding latency, cycles.
     pub store_forward_latency: Option<u32>,
+    /// Bytes a load port's data path reads per cycle: a wider load holds it longer (the
+    /// "D" columns of IACA and the thesis).
+    pub load_port_bytes: Option<u32>,
+    /// Bytes the store-data path writes per cycle.
+    pub store_data_bytes: Option<u32>,
     /// A load crossing a boundary of this many bytes is split.
     pub load_split_bytes: Option<u32>,
     /// Load slots a split load costs.

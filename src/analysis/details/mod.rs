@@ -10,6 +10,7 @@ pub mod elimination;
 pub mod frontend;
 pub mod fusion;
 pub mod memory;
+pub mod ports;
 
 use crate::ir::{Instr, Loc};
 use crate::uarch::MicroArch;
@@ -35,6 +36,9 @@ pub struct ModelOptions {
     /// push/pop/call/ret update rsp in the front end (the stack engine), so the implicit
     /// rsp chain costs nothing (off only in the SUACA model).
     pub stack_engine: bool,
+    /// Loads and stores wider than a port's data path hold it for more than a cycle (the
+    /// thesis' "D" columns: a 256-bit load on Sandy Bridge; off only in the SUACA model).
+    pub data_paths: bool,
 }
 
 impl ModelOptions {
@@ -46,6 +50,7 @@ impl ModelOptions {
         frontend: true,
         mem_deps: true,
         stack_engine: true,
+        data_paths: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -56,6 +61,7 @@ impl ModelOptions {
         frontend: false,
         mem_deps: false,
         stack_engine: false,
+        data_paths: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -78,6 +84,9 @@ impl ModelOptions {
         }
         if !self.stack_engine {
             out.push("no-stack-engine");
+        }
+        if !self.data_paths {
+            out.push("no-data-paths");
         }
         out
     }
