@@ -5,6 +5,8 @@
 //! with a note otherwise. llvm-mca is left out here (its columns are tested by the example).
 #![forbid(unsafe_code)]
 
+mod common;
+
 #[path = "../examples/accuracy/bench.rs"]
 #[allow(dead_code)]
 mod bench;
@@ -44,13 +46,9 @@ fn metrics_on_known_cases() {
 
 #[test]
 fn benchmark_runs_on_bhive_dev_slice() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let xml = root.join("uops/instructions.xml.zst");
-    let csv = root.join("bhive/bhive_dev.csv");
-    if !xml.exists() || !csv.exists() {
-        eprintln!("skipped: {} or {} is missing", xml.display(), csv.display());
+    let Some((xml, csv)) = common::bhive_dev() else {
         return;
-    }
+    };
     let out = tempfile::tempdir().unwrap();
     let opts = bench::Options {
         csvs: vec![(csv, "SKL".into())],
@@ -90,13 +88,9 @@ fn benchmark_runs_on_bhive_dev_slice() {
 /// far behind, as the thesis' model does not know the stack engine (77% MAPE).
 #[test]
 fn full_model_accuracy_on_bhive_dev() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let xml = root.join("uops/instructions.xml.zst");
-    let csv = root.join("bhive/bhive_dev.csv");
-    if !xml.exists() || !csv.exists() {
-        eprintln!("skipped: {} or {} is missing", xml.display(), csv.display());
+    let Some((xml, csv)) = common::bhive_dev() else {
         return;
-    }
+    };
     let out = tempfile::tempdir().unwrap();
     let run = |model| {
         bench::run(&bench::Options {

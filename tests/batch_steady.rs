@@ -9,7 +9,7 @@
 //! Needs `../shared/data`; skips with a note otherwise.
 #![forbid(unsafe_code)]
 
-use std::path::Path;
+mod common;
 
 use suaca::batch::{self, BlockResult, Method, PredictOptions};
 use suaca::dataset::DataSource;
@@ -33,13 +33,9 @@ fn cycles(results: &[BlockResult]) -> Vec<(u64, u64, f64)> {
 
 #[test]
 fn cheap_methods_equal_two_runs_on_bhive_dev() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let xml = root.join("uops/instructions.xml.zst");
-    let csv = root.join("bhive/bhive_dev.csv");
-    if !xml.exists() || !csv.exists() {
-        eprintln!("skipped: {} or {} is missing", xml.display(), csv.display());
+    let Some((xml, csv)) = common::bhive_dev() else {
         return;
-    }
+    };
     let cache = tempfile::tempdir().unwrap();
     let models = batch::load_models(
         &["SKL", "HSW", "IVB"],

@@ -4,21 +4,17 @@
 //! Needs the shared data next to the worktree (`../shared/data`); skips with a note otherwise.
 #![forbid(unsafe_code)]
 
+mod common;
+
 #[path = "../examples/match_coverage/coverage.rs"]
 #[allow(dead_code)]
 mod coverage;
 
-use std::path::Path;
-
 #[test]
 fn bhive_dev_coverage_at_least_99_5_percent() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    let xml = root.join("uops/instructions.xml.zst");
-    let csv = root.join("bhive/bhive_dev.csv");
-    if !xml.exists() || !csv.exists() {
-        eprintln!("skipped: {} or {} is missing", xml.display(), csv.display());
+    let Some((xml, csv)) = common::bhive_dev() else {
         return;
-    }
+    };
     let report = coverage::run(&xml, &csv).expect("coverage run");
     assert_eq!(report.undecodable_blocks, 0);
     assert!(report.occurrences > 6000, "{report:?}");

@@ -152,15 +152,24 @@ pub struct ProfileArgs {
 impl ProfileArgs {
     /// The single input the user selected (not `--batch`), if any.
     pub fn input(&self) -> Option<InputSelection> {
-        if let Some(h) = &self.hex {
-            Some(InputSelection::Hex(h.clone()))
-        } else if let Some(r) = &self.raw {
-            Some(InputSelection::Raw(r.clone()))
-        } else {
-            match &self.file {
-                Some(f) if f.as_os_str() == "-" => Some(InputSelection::Stdin),
-                f => f.clone().map(InputSelection::File),
-            }
+        select_input(self.hex.as_ref(), self.raw.as_ref(), self.file.as_ref())
+    }
+}
+
+/// The input among `--hex`, `--raw` and FILE (`-`: standard input), in that priority.
+fn select_input(
+    hex: Option<&String>,
+    raw: Option<&PathBuf>,
+    file: Option<&PathBuf>,
+) -> Option<InputSelection> {
+    if let Some(h) = hex {
+        Some(InputSelection::Hex(h.clone()))
+    } else if let Some(r) = raw {
+        Some(InputSelection::Raw(r.clone()))
+    } else {
+        match file {
+            Some(f) if f.as_os_str() == "-" => Some(InputSelection::Stdin),
+            f => f.cloned().map(InputSelection::File),
         }
     }
 }
@@ -333,16 +342,7 @@ pub struct AnalyzeArgs {
 impl AnalyzeArgs {
     /// The input the user selected, if any.
     pub fn input(&self) -> Option<InputSelection> {
-        if let Some(h) = &self.hex {
-            Some(InputSelection::Hex(h.clone()))
-        } else if let Some(r) = &self.raw {
-            Some(InputSelection::Raw(r.clone()))
-        } else {
-            match &self.file {
-                Some(f) if f.as_os_str() == "-" => Some(InputSelection::Stdin),
-                f => f.clone().map(InputSelection::File),
-            }
-        }
+        select_input(self.hex.as_ref(), self.raw.as_ref(), self.file.as_ref())
     }
 
     /// The output format (`--json` or `--format`).

@@ -69,3 +69,17 @@ pub fn row(output: &str, line: u32) -> Vec<String> {
         .skip(1)
         .collect()
 }
+
+/// The reconstructed `instructions.xml.zst` and BHive's development split in `../shared`,
+/// or `None` (with a note on stderr) when either is missing: the test then skips.
+pub fn bhive_dev() -> Option<(PathBuf, PathBuf)> {
+    let data = root().join("../shared/data");
+    let xml = data.join("uops/instructions.xml.zst");
+    let csv = data.join("bhive/bhive_dev.csv");
+    if xml.exists() && csv.exists() {
+        Some((xml, csv))
+    } else {
+        eprintln!("skipped: {} or {} is missing", xml.display(), csv.display());
+        None
+    }
+}
