@@ -352,7 +352,7 @@ pub(super) fn row(
     let desc = |i: usize| descs.get(i).and_then(Option::as_ref);
     let base = |r: BoundRow| {
         r.left_out(left_out.clone())
-            .input("memory dependencies", "not modelled")
+            .input("memory dependencies", "simulated, not in this row")
     };
     if !deps.has_loop_deps() {
         let r = BoundRow::new(
