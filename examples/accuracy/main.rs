@@ -162,7 +162,8 @@ fn real_main() -> Result<(), String> {
         println!("wrote {}", path.display());
     }
     let csv = args.out.join("predictions.csv");
-    std::fs::write(&csv, predictions_csv(&o)).map_err(|e| format!("{}: {e}", csv.display()))?;
+    suaca::fsutil::write_atomic(&csv, predictions_csv(&o).as_bytes())
+        .map_err(|e| format!("{}: {e}", csv.display()))?;
     println!("wrote {}", csv.display());
     Ok(())
 }
@@ -210,8 +211,10 @@ fn emit_speed_inputs(args: &Args, dir: &std::path::Path) -> Result<(), String> {
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("blocks.txt"), hex).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("blocks.s"), mca::input(&blocks).text).map_err(|e| e.to_string())?;
+    suaca::fsutil::write_atomic(&dir.join("blocks.txt"), hex.as_bytes())
+        .map_err(|e| e.to_string())?;
+    suaca::fsutil::write_atomic(&dir.join("blocks.s"), mca::input(&blocks).text.as_bytes())
+        .map_err(|e| e.to_string())?;
     println!("{} blocks", blocks.len());
     Ok(())
 }

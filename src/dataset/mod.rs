@@ -448,17 +448,11 @@ pub fn import(xml_path: &Path, data_dir: &Path) -> Result<ImportReport, DatasetE
 
     let json = serde_json::json!({ "source": name, "archs": archs });
     let archs_path = dir.join(format!("{stem}.archs.json"));
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(io_err(&dir, "write into"))?;
     let text = serde_json::to_string_pretty(&json).map_err(|e| DatasetError::Encode {
         detail: e.to_string(),
     })?;
-    tmp.write_all(text.as_bytes())
+    crate::fsutil::write_atomic(&archs_path, text.as_bytes())
         .map_err(io_err(&archs_path, "write"))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(io_err(&archs_path, "write"))?;
-    tmp.persist(&archs_path)
-        .map_err(|e| io_err(&archs_path, "move into place")(e.error))?;
     Ok(ImportReport { path: dest, archs })
 }
 
