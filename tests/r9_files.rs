@@ -260,12 +260,7 @@ const DIRECT_WRITERS: &[(&str, &str)] = &[
     ),
     (
         "src/dataset/index.rs",
-        "index cache: its own temporary file and rename (checksummed, no fsync), spill files \
-         that are temporary files, the build lock",
-    ),
-    (
-        "src/dataset/mod.rs",
-        "`data import` streams a file of up to a GB into a temporary file, fsyncs, persists",
+        "the build lock (`OpenOptions`, never renamed)",
     ),
     (
         "src/measure/checkpoint.rs",
