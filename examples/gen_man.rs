@@ -86,7 +86,7 @@ fn main() -> std::io::Result<()> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
     std::fs::create_dir_all(&dir)?;
     for (name, page) in pages()? {
-        std::fs::write(dir.join(&name), page)?;
+        suaca::fsutil::write_atomic(&dir.join(&name), &page)?;
         eprintln!("wrote man/{name}");
     }
     Ok(())

@@ -1,11 +1,22 @@
 //! Writing user files without ever leaving a half-written one.
 //!
 //! Owns: the atomic write (temporary file in the same directory, fsync, rename, fsync of the
-//! directory). Every file suaca writes for the user goes through here.
+//! directory). Every file suaca writes goes through here: reports, DOT files, config,
+//! batch output, measure output and checkpoint headers, imported data and the index cache.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
+
+/// Whether an atomic write must survive a power loss once it returns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// fsync the file before the rename and the directory after it (user files).
+    Synced,
+    /// Rename only: a crash of the machine may lose the new file, but readers still never
+    /// see a partial one. For caches whose files carry a checksum and are rebuilt.
+    Unsynced,
+}
 
 /// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a
 /// mix, even if suaca is killed mid-write. The file gets mode 0644 (temporary files are
@@ -15,6 +26,16 @@ use std::path::Path;
 /// place: replacing it would destroy the device. A symbolic link is followed, so the link
 /// stays and its target gets the new content.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, Durability::Synced, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] for content produced by `write` (buffered), for files too large to hold
+/// in memory first: the index cache, imported data.
+pub fn write_atomic_with(
+    path: &Path,
+    durability: Durability,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     if let Ok(meta) = std::fs::metadata(path) {
         if !meta.is_file() {
             if meta.is_dir() {
@@ -23,10 +44,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
                     "is a directory",
                 ));
             }
-            return std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)?
-                .write_all(bytes);
+            let mut device = std::fs::OpenOptions::new().write(true).open(path)?;
+            return write(&mut device);
         }
     }
     let resolved;
@@ -45,8 +64,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .prefix(".suaca-")
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
+    {
+        let mut w = BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+        write(&mut w)?;
+        w.flush()?;
+    }
+    if durability == Durability::Synced {
+        tmp.as_file().sync_all()?;
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -55,8 +80,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     tmp.persist(path).map_err(|e| e.error)?;
     // Make the rename itself durable.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
+    if durability == Durability::Synced {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
     }
     Ok(())
 }
@@ -115,6 +142,32 @@ mod tests {
             .file_type()
             .is_symlink());
         assert_eq!(std::fs::read(&target).expect("read"), b"new");
+    }
+
+    #[test]
+    fn streamed_content_replaces_whole_files() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = dir.path().join("index.bin");
+        write_atomic(&p, &[b'x'; 200_000]).expect("write");
+        // Written in pieces larger and smaller than the buffer, without fsync.
+        write_atomic_with(&p, Durability::Unsynced, |w| {
+            w.write_all(b"head")?;
+            w.write_all(&[b'y'; 100_000])?;
+            w.write_all(b"tail")
+        })
+        .expect("write");
+        let got = std::fs::read(&p).expect("read");
+        assert_eq!(got.len(), 100_008);
+        assert!(got.starts_with(b"head") && got.ends_with(b"tail"));
+        // A failing writer leaves the old file and no temporary.
+        let e = write_atomic_with(&p, Durability::Synced, |w| {
+            w.write_all(b"partial")?;
+            Err(io::Error::other("disk on fire"))
+        })
+        .expect_err("fails");
+        assert_eq!(e.to_string(), "disk on fire");
+        assert_eq!(std::fs::read(&p).expect("read"), got);
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
     }
 
     #[test]

@@ -278,6 +278,45 @@ fn r9_many_joins_before_many_reads_fail_fast() {
 }
 
 #[test]
+fn r9_batch_rows_with_many_joins_fail_fast() {
+    // Found by reading `batch::predict` (the analysis had the limit, batch did not): a
+    // BHive-style row of 1,000 joins before 2,000 reads ran for minutes. Now that row is an
+    // error row and the rows around it are predicted.
+    let home = tempfile::tempdir().expect("tempdir");
+    let hex: String = joins(2000, 4000)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let input = home.path().join("blocks.txt");
+    std::fs::write(&input, format!("4801d8\n{hex}\n4801d8 48d3e0\n")).expect("write");
+    let input = input.to_str().expect("utf-8").to_string();
+    let xml = xml();
+    let start = Instant::now();
+    let (csv, _) = timed(
+        &["batch", "--uops-xml", &xml, "--arch", "SKL", "-i", &input],
+        home.path(),
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(rows[0].starts_with("4801d8,SKL,1,"), "{}", rows[0]);
+    assert!(
+        rows[1].ends_with(
+            "the region is too complex for the dependency analysis: its 8000 instructions \
+             have more than 1176576 register dependencies (many branches join before many \
+             reads of the same register); analyze a smaller region"
+        ),
+        "{}",
+        &rows[1][rows[1].len().saturating_sub(300)..]
+    );
+    assert!(rows[2].starts_with("4801d8 48d3e0,SKL,"), "{}", rows[2]);
+}
+
+#[test]
 fn r9_moderate_joins_still_analyze() {
     // 100 joins before 200 reads: 20,000 edges, well within the limit.
     let home = tempfile::tempdir().expect("tempdir");

@@ -187,7 +187,8 @@ fn real_main() -> Result<(), String> {
         println!("wrote {}", path.display());
     }
     let csv = args.out.join("predictions.csv");
-    std::fs::write(&csv, predictions_csv(&o)).map_err(|e| format!("{}: {e}", csv.display()))?;
+    suaca::fsutil::write_atomic(&csv, predictions_csv(&o).as_bytes())
+        .map_err(|e| format!("{}: {e}", csv.display()))?;
     println!("wrote {}", csv.display());
     Ok(())
 }
@@ -227,7 +228,8 @@ fn zen4_set(args: &Args) -> Result<Option<PathBuf>, String> {
     );
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let path = args.out.join("zen4-joined.csv");
-    std::fs::write(&path, csv).map_err(|e| format!("{}: {e}", path.display()))?;
+    suaca::fsutil::write_atomic(&path, csv.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Some(path))
 }
 
@@ -274,8 +276,10 @@ fn emit_speed_inputs(args: &Args, dir: &std::path::Path) -> Result<(), String> {
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("blocks.txt"), hex).map_err(|e| e.to_string())?;
-    std::fs::write(dir.join("blocks.s"), mca::input(&blocks).text).map_err(|e| e.to_string())?;
+    suaca::fsutil::write_atomic(&dir.join("blocks.txt"), hex.as_bytes())
+        .map_err(|e| e.to_string())?;
+    suaca::fsutil::write_atomic(&dir.join("blocks.s"), mca::input(&blocks).text.as_bytes())
+        .map_err(|e| e.to_string())?;
     println!("{} blocks", blocks.len());
     Ok(())
 }

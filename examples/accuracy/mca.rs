@@ -109,7 +109,8 @@ pub fn run(
     input: &McaInput,
     path: &Path,
 ) -> Result<McaRun, String> {
-    std::fs::write(path, &input.text).map_err(|e| format!("{}: {e}", path.display()))?;
+    suaca::fsutil::write_atomic(path, input.text.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let start = Instant::now();
     let out = Command::new(binary)
         .arg(format!("-mcpu={cpu}"))

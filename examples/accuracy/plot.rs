@@ -27,10 +27,28 @@ fn register() {
     });
 }
 
-/// Writes the scatter plot of `tool`'s predictions to `path` (PNG).
+/// Writes the scatter plot of `tool`'s predictions to `path` (PNG), atomically: plotters
+/// renders into a temporary file beside it, whose bytes then replace `path` whole.
 pub fn scatter(o: &Outcome, tool: Tool, path: &Path) -> Result<(), String> {
-    register();
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let tmp = tempfile::Builder::new()
+        .prefix(".scatter-")
+        .suffix(".png")
+        .tempfile_in(dir)
+        .map_err(|e| err(&e))?;
+    draw(o, tool, tmp.path()).map_err(|e| err(&e))?;
+    let png = std::fs::read(tmp.path()).map_err(|e| err(&e))?;
+    suaca::fsutil::write_atomic(path, &png).map_err(|e| err(&e))
+}
+
+/// Renders the plot into the PNG file `path`.
+fn draw(o: &Outcome, tool: Tool, path: &Path) -> Result<(), String> {
+    register();
+    let err = |e: &dyn std::fmt::Display| e.to_string();
     let points: Vec<(String, f64, f64)> = o
         .blocks
         .iter()

@@ -11,6 +11,7 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use suaca::analysis::{analyze_region, AnalysisOptions, Machine};
+use suaca::batch::{ArchModel, Method, PredictOptions};
 use suaca::cfg::Cfg;
 use suaca::db::{InstrDb, InstrDesc};
 use suaca::deps::{DepGraph, DepLimits};
@@ -46,10 +47,11 @@ pub fn pipeline_xml() -> PathBuf {
 }
 
 /// (b) Raw bytes → decode → CFG, dependency graph, DOT → the whole analysis of a region
-/// (bounds, simulation, what-if runs, branch paths, detail, timeline) → text, JSON, HTML.
+/// (bounds, simulation, what-if runs, branch paths, detail, timeline) → text, JSON, HTML;
+/// and the same instructions as a `suaca batch` block (steady-state prediction: the
+/// engine's outcome-only runs and the periodic extrapolation).
 pub struct Pipeline {
-    db: InstrDb,
-    machine: Machine,
+    model: ArchModel,
 }
 
 /// Largest code size the pipeline target analyses: keeps each execution in milliseconds.
@@ -68,8 +70,10 @@ impl Pipeline {
             .expect("fixture XML reads");
         let db = InstrDb::new(&records, &arch.name, |g| arch.port_mask(g));
         Pipeline {
-            db,
-            machine: Machine::of(&arch),
+            model: ArchModel {
+                machine: Machine::of(&arch),
+                db,
+            },
         }
     }
 
@@ -82,6 +86,14 @@ impl Pipeline {
         let Ok(instrs) = suaca::decode::decode_bytes(code, 0x1000) else {
             return;
         };
+        // The batch prediction: BHive's 100 copies or a few, each way of counting them.
+        let predict = PredictOptions {
+            copies: [100, 1, 3, 17][usize::from(b >> 6)],
+            method: [Method::Extrapolate, Method::OneRun, Method::TwoRuns]
+                [usize::from(b >> 4 & 3) % 3],
+            ..PredictOptions::default()
+        };
+        let _ = suaca::batch::predict_instrs(&self.model, &instrs, &predict);
         // 1..=4 iterations: 1 has no loop-carried edges, the others have.
         let iterations = u32::from(a & 3) + 1;
         let cfg = Cfg::build(&instrs, 0x1000, 0x1000 + code.len() as u64, iterations);
@@ -91,8 +103,10 @@ impl Pipeline {
         };
         let _ = suaca::cfg::dot::render(&cfg, &instrs);
         let _ = suaca::deps::dot::render(&deps, &instrs);
-        let descs: Vec<Option<InstrDesc>> =
-            instrs.iter().map(|i| self.db.describe(i).ok()).collect();
+        let descs: Vec<Option<InstrDesc>> = instrs
+            .iter()
+            .map(|i| self.model.db.describe(i).ok())
+            .collect();
         let region = Region {
             index: 0,
             section: "<fuzz>".into(),
@@ -113,15 +127,17 @@ impl Pipeline {
             detail: (b != 0xff).then(|| u32::from(b) % (instrs.len() as u32 + 2)),
             ..AnalysisOptions::new(iterations)
         };
-        let Ok(region_report) = analyze_region(&region, &instrs, &descs, &self.machine, &opts)
+        let Ok(region_report) =
+            analyze_region(&region, &instrs, &descs, &self.model.machine, &opts)
         else {
             return;
         };
         let report = Report {
             schema_version: SCHEMA_VERSION,
             suaca_version: "fuzz".into(),
-            arch: self.machine.name.clone(),
+            arch: self.model.machine.name.clone(),
             iterations,
+            model_disabled: Vec::new(),
             input: InputInfo {
                 name: "<fuzz>".into(),
                 kind: InputKind::Raw,

@@ -23,7 +23,7 @@ use crate::bounds::{self, BoundKind, BoundOptions};
 use crate::cfg::Cfg;
 use crate::db::InstrDesc;
 use crate::decode::{self, DecodeError};
-use crate::deps::DepGraph;
+use crate::deps::{DepGraph, DepLimits, TooComplex};
 use crate::input::{parse_hex, InputError};
 use crate::ir::Instr;
 use crate::sim::SimError;
@@ -73,6 +73,10 @@ pub enum BlockError {
         /// The arch.
         arch: String,
     },
+    /// The block's dependencies exceed the analysis limits (many branches joining before
+    /// many reads); without the limit one such block took minutes and gigabytes.
+    #[error("{0}")]
+    TooComplex(#[from] TooComplex),
     /// The simulation failed (cycle cap, too many µops, ...).
     #[error("simulation failed: {0}")]
     Sim(#[from] SimError),
@@ -129,7 +133,7 @@ pub fn predict_instrs(
     let end = instrs.last().map_or(0, |i| i.address + i.len() as u64);
     // Two iterations: the CFG gets the loop edge, so copy k+1 depends on copy k.
     let cfg = Cfg::build(instrs, start, end, 2);
-    let deps = DepGraph::build(instrs, &cfg, true);
+    let deps = DepGraph::try_build(instrs, &cfg, true, &DepLimits::for_len(instrs.len()))?;
     let b = bounds::compute(
         instrs,
         &descs,

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::fsutil::Durability;
 use crate::uopsxml::{ArchFilter, InstrReader};
 
 use super::{DataSource, DatasetError};
@@ -510,8 +511,8 @@ fn write_spilled(path: &Path, key: &SourceKey, arch: &str, sink: ArchSink) -> io
     })
 }
 
-/// Writes `MAGIC | header | payload` to a unique temporary file next to `path` and renames it
-/// into place, so readers see the old file or the whole new one. `payload` writes
+/// Writes `MAGIC | header | payload` to `path` atomically ([`crate::fsutil::write_atomic_with`]),
+/// so readers see the old file or the whole new one. `payload` writes
 /// `len_and_sum.0` bytes whose checksum is `len_and_sum.1`. No fsync: a file torn by a
 /// power loss fails its checksum and is rebuilt.
 fn write_file(
@@ -532,18 +533,12 @@ fn write_file(
         checksum: len_and_sum.1,
     };
     let hbytes = postcard::to_allocvec(&header).map_err(io::Error::other)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    {
-        let mut w = io::BufWriter::new(tmp.as_file_mut());
+    crate::fsutil::write_atomic_with(path, Durability::Unsynced, |w| {
         w.write_all(MAGIC)?;
         w.write_all(&(hbytes.len() as u32).to_le_bytes())?;
         w.write_all(&hbytes)?;
-        payload(&mut w)?;
-        w.flush()?;
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+        payload(w)
+    })
 }
 
 /// Holds the build lock of a cache directory until dropped (closing the file releases it).

@@ -19,7 +19,7 @@ mod index;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::fs;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -432,33 +432,24 @@ pub fn import(xml_path: &Path, data_dir: &Path) -> Result<ImportReport, DatasetE
         .fill_buf()
         .map_err(io_err(xml_path, "read"))?
         .starts_with(&[0x28, 0xB5, 0x2F, 0xFD]);
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(io_err(&dir, "write into"))?;
-    if is_zstd {
-        io::copy(&mut src, tmp.as_file_mut()).map_err(io_err(&dest, "write"))?;
-    } else {
-        // Level 3: a 72 MB file compresses in well under a second.
-        zstd::stream::copy_encode(&mut src, tmp.as_file_mut(), 3)
-            .map_err(io_err(&dest, "compress into"))?;
-    }
-    tmp.as_file_mut().flush().map_err(io_err(&dest, "write"))?;
     // Imported data outlives the run: durable before it replaces an older import.
-    tmp.as_file().sync_all().map_err(io_err(&dest, "write"))?;
-    tmp.persist(&dest)
-        .map_err(|e| io_err(&dest, "move into place")(e.error))?;
+    crate::fsutil::write_atomic_with(&dest, crate::fsutil::Durability::Synced, |w| {
+        if is_zstd {
+            io::copy(&mut src, w).map(drop)
+        } else {
+            // Level 3: a 72 MB file compresses in well under a second.
+            zstd::stream::copy_encode(&mut src, w, 3)
+        }
+    })
+    .map_err(io_err(&dest, "write"))?;
 
     let json = serde_json::json!({ "source": name, "archs": archs });
     let archs_path = dir.join(format!("{stem}.archs.json"));
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(io_err(&dir, "write into"))?;
     let text = serde_json::to_string_pretty(&json).map_err(|e| DatasetError::Encode {
         detail: e.to_string(),
     })?;
-    tmp.write_all(text.as_bytes())
+    crate::fsutil::write_atomic(&archs_path, text.as_bytes())
         .map_err(io_err(&archs_path, "write"))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(io_err(&archs_path, "write"))?;
-    tmp.persist(&archs_path)
-        .map_err(|e| io_err(&archs_path, "move into place")(e.error))?;
     Ok(ImportReport { path: dest, archs })
 }
 

@@ -1,9 +1,26 @@
 //! Resume support and atomic output: an append-only JSON-lines checkpoint of finished
-//! variants (fsync'd after every batch) and write-to-temp-then-rename for final files.
+//! variants (fsync'd after every batch), and final files written through
+//! [`crate::fsutil::write_atomic`].
+//!
+//! Why a kill at any byte loses at most the records after the last sync, and never corrupts
+//! the ones before it:
+//! - The header is written atomically ([`Checkpoint::create`]): the path holds the old file
+//!   or the whole new header, never a torn header over a truncated older checkpoint.
+//! - Every record is one line, written with a single `write` of `json + "\n"` at the end of
+//!   the file (append mode). A kill leaves the file a prefix of what was written: whole lines
+//!   and at most one torn last line.
+//! - A torn line is a proper prefix of a JSON object, which is never valid JSON (the object's
+//!   closing brace is its last byte), so [`load`] skips it; a line torn just before its
+//!   `"\n"` is the whole record and loads as such.
+//! - [`Checkpoint::append_to`] ends a torn last line with `"\n"` before appending, so the
+//!   next record starts on its own line; a second kill repeats the same argument.
+//!
+//! `tests/r9_checkpoint.rs` cuts a checkpoint around every line end and at a stride in
+//! between, resumes, cuts again, and gets exactly the records of an uninterrupted run.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -49,9 +66,10 @@ pub fn load<T: DeserializeOwned>(
     let f = File::open(path).map_err(io_err(path))?;
     let mut header = None;
     let mut done = HashMap::new();
-    for line in BufReader::new(f).lines() {
+    // Bytes, not `str` lines: a line torn inside a multi-byte character is not UTF-8.
+    for line in BufReader::new(f).split(b'\n') {
         let line = line.map_err(io_err(path))?;
-        match serde_json::from_str::<Line<T>>(&line) {
+        match serde_json::from_slice::<Line<T>>(&line) {
             Ok(Line::Header(h)) => header = Some(h),
             Ok(Line::Variant { key, data }) => {
                 done.insert(key, data);
@@ -63,37 +81,47 @@ pub fn load<T: DeserializeOwned>(
 }
 
 impl Checkpoint {
-    /// Creates a new checkpoint (truncating) with `header`.
+    /// Creates a new checkpoint holding `header`, replacing any file at `path` atomically
+    /// (durable once this returns).
     pub fn create(path: &Path, header: &Header) -> Result<Self, MeasureError> {
-        let file = File::create(path).map_err(io_err(path))?;
-        let mut c = Checkpoint {
-            path: path.to_path_buf(),
-            file,
-        };
-        c.write_line(&serde_json::to_string(&Line::<()>::Header(header.clone())).expect("json"))?;
-        c.sync()?;
+        let mut line = serde_json::to_string(&Line::<()>::Header(header.clone())).expect("json");
+        line.push('\n');
+        write_atomic(path, line.as_bytes())?;
+        Self::open_append(path)
+    }
+
+    /// Opens an existing checkpoint for appending. A torn last line (killed mid-write) is
+    /// ended first, so the next record starts on its own line.
+    pub fn append_to(path: &Path) -> Result<Self, MeasureError> {
+        let mut c = Self::open_append(path)?;
+        let mut f = File::open(path).map_err(io_err(path))?;
+        let len = f.seek(SeekFrom::End(0)).map_err(io_err(path))?;
+        let mut last = [b'\n'];
+        if len > 0 {
+            f.seek(SeekFrom::End(-1)).map_err(io_err(path))?;
+            f.read_exact(&mut last).map_err(io_err(path))?;
+        }
+        if last[0] != b'\n' {
+            c.write_raw(b"\n")?;
+        }
         Ok(c)
     }
 
-    /// Opens an existing checkpoint for appending.
-    pub fn append_to(path: &Path) -> Result<Self, MeasureError> {
+    fn open_append(path: &Path) -> Result<Self, MeasureError> {
         let file = OpenOptions::new()
             .append(true)
             .open(path)
             .map_err(io_err(path))?;
-        // Terminate a torn last line so the next record starts on its own line.
-        let mut c = Checkpoint {
+        Ok(Checkpoint {
             path: path.to_path_buf(),
             file,
-        };
-        c.write_line("")?;
-        Ok(c)
+        })
     }
 
-    fn write_line(&mut self, s: &str) -> Result<(), MeasureError> {
+    /// The whole line and its newline in one `write_all`: a kill tears at most this line.
+    fn write_raw(&mut self, bytes: &[u8]) -> Result<(), MeasureError> {
         let p = self.path.clone();
-        self.file.write_all(s.as_bytes()).map_err(io_err(&p))?;
-        self.file.write_all(b"\n").map_err(io_err(&p))
+        self.file.write_all(bytes).map_err(io_err(&p))
     }
 
     /// Appends one finished record.
@@ -103,7 +131,9 @@ impl Checkpoint {
             data,
         })
         .expect("json");
-        self.write_line(&line)
+        let mut bytes = line.into_bytes();
+        bytes.push(b'\n');
+        self.write_raw(&bytes)
     }
 
     /// Flushes to disk (fsync).
@@ -113,21 +143,11 @@ impl Checkpoint {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, fsync'd, then
-/// renamed over `path`. Readers see the old file or the new one, never a partial one.
+/// Writes `bytes` to `path` atomically through [`crate::fsutil::write_atomic`]: readers see
+/// the old file or the new one, never a partial one (devices such as `/dev/null` are written
+/// in place, symbolic links followed).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MeasureError> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io_err(path))?;
-    tmp.write_all(bytes).map_err(io_err(path))?;
-    tmp.as_file().sync_all().map_err(io_err(path))?;
-    tmp.persist(path).map_err(|e| MeasureError::Io {
-        path: path.to_path_buf(),
-        source: e.error,
-    })?;
-    Ok(())
+    crate::fsutil::write_atomic(path, bytes).map_err(io_err(path))
 }
 
 #[cfg(test)]
@@ -165,6 +185,52 @@ mod tests {
         c.sync().unwrap();
         let (_, done) = load::<f64>(&p).unwrap();
         assert_eq!(done.len(), 3);
+    }
+
+    #[test]
+    fn a_line_torn_inside_a_character_is_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ck.jsonl");
+        let mut c = Checkpoint::create(&p, &header()).unwrap();
+        c.push("MOV (R64, R64)", &"1 µop".to_string()).unwrap();
+        c.push("ADD (R64, R64)", &"2 µops".to_string()).unwrap();
+        c.sync().unwrap();
+        drop(c);
+        let bytes = std::fs::read(&p).unwrap();
+        // Cut between the two bytes of the last `µ`.
+        let mu = bytes.windows(2).rposition(|w| w == "µ".as_bytes()).unwrap();
+        std::fs::write(&p, &bytes[..=mu]).unwrap();
+        let (h, done) = load::<String>(&p).unwrap();
+        assert_eq!((h, done.len()), (Some(header()), 1));
+        // Resuming ends the torn line once; a whole file gets no empty lines.
+        let mut c = Checkpoint::append_to(&p).unwrap();
+        c.push("ADD (R64, R64)", &"2 µops".to_string()).unwrap();
+        c.sync().unwrap();
+        drop(c);
+        let (_, done) = load::<String>(&p).unwrap();
+        assert_eq!(done["ADD (R64, R64)"], "2 µops");
+        let before = std::fs::read(&p).unwrap();
+        drop(Checkpoint::append_to(&p).unwrap());
+        assert_eq!(std::fs::read(&p).unwrap(), before);
+    }
+
+    #[test]
+    fn create_replaces_an_older_checkpoint_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ck.jsonl");
+        let mut c = Checkpoint::create(&p, &header()).unwrap();
+        c.push("ADD (R64, R64)", &1.0f64).unwrap();
+        c.sync().unwrap();
+        drop(c);
+        let other = Header {
+            arch: "ZEN5".into(),
+            ..header()
+        };
+        drop(Checkpoint::create(&p, &other).unwrap());
+        let (h, done) = load::<f64>(&p).unwrap();
+        assert_eq!((h, done.len()), (Some(other), 0));
+        // No temporary file left next to it.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]
