@@ -311,9 +311,18 @@ pub fn assemble(k: &Kernel, copies: usize, isa: HostIsa, ip: u64) -> Result<Vec<
     }
     let mut top = a.create_label();
     a.set_label(&mut top).map_err(err)?;
+    let raw: Vec<Option<Vec<u8>>> = k
+        .body
+        .iter()
+        .map(next_branch_bytes)
+        .collect::<Result<_, _>>()
+        .map_err(err)?;
     for _ in 0..copies {
-        for ins in &k.body {
-            a.add_instruction(*ins).map_err(err)?;
+        for (ins, raw) in k.body.iter().zip(&raw) {
+            match raw {
+                Some(bytes) => a.db(bytes).map_err(err)?,
+                None => a.add_instruction(*ins).map_err(err)?,
+            }
         }
     }
     a.add_instruction(Instruction::with1(Code::Dec_rm64, Register::R15).map_err(err)?)
@@ -355,6 +364,36 @@ fn pre_loop(a: &mut CodeAssembler, k: &Kernel, isa: HostIsa) -> Result<(), iced_
         a.add_instruction(Instruction::with2(Code::Mov_r64_imm64, r, v)?)?;
     }
     Ok(())
+}
+
+/// A relative branch (Jcc, JMP, JRCXZ, LOOP) to the instruction that follows it: taken or
+/// not, execution continues in sequence, so branches can sit inside benchmark bodies (Jcc
+/// throughput, macro-fusion pairs).
+pub fn branch_to_next(code: Code) -> Result<Instruction, iced_x86::IcedError> {
+    Instruction::with_branch(code, 0)
+}
+
+/// The bytes of a [`branch_to_next`] instruction (displacement 0, position independent), or
+/// `None` for every other instruction.
+fn next_branch_bytes(ins: &Instruction) -> Result<Option<Vec<u8>>, iced_x86::IcedError> {
+    if ins.op_count() != 1
+        || !matches!(
+            ins.op0_kind(),
+            iced_x86::OpKind::NearBranch64 | iced_x86::OpKind::NearBranch32
+        )
+        || ins.near_branch_target() != 0
+    {
+        return Ok(None);
+    }
+    const IP: u64 = 0x1000;
+    let mut enc = iced_x86::Encoder::new(64);
+    let mut i = *ins;
+    i.set_near_branch64(IP);
+    let len = enc.encode(&i, IP)?;
+    let _ = enc.take_buffer();
+    i.set_near_branch64(IP + len as u64);
+    enc.encode(&i, IP)?;
+    Ok(Some(enc.take_buffer()))
 }
 
 /// Multi-byte NOPs totalling `n` bytes (executed once, outside the loop).
@@ -571,6 +610,38 @@ mod tests {
         for n in 0..64 {
             assert_eq!(nop_padding(n).len(), n);
         }
+    }
+
+    #[test]
+    fn branches_to_the_next_instruction_have_displacement_zero() {
+        let j = branch_to_next(Code::Je_rel8_64).unwrap();
+        assert_eq!(next_branch_bytes(&j).unwrap(), Some(vec![0x74, 0x00]));
+        let j = branch_to_next(Code::Jb_rel32_64).unwrap();
+        assert_eq!(
+            next_branch_bytes(&j).unwrap(),
+            Some(vec![0x0F, 0x82, 0, 0, 0, 0])
+        );
+        let add = ins2r(Code::Add_r64_rm64, Register::RAX, Register::RAX);
+        assert_eq!(next_branch_bytes(&add).unwrap(), None);
+        // Inside a kernel: the body is cmp + jz, copied, and still decodes in sequence.
+        let k = Kernel {
+            body: vec![
+                ins2r(Code::Cmp_r64_rm64, Register::RAX, Register::RCX),
+                branch_to_next(Code::Je_rel8_64).unwrap(),
+            ],
+            ..Kernel::default()
+        };
+        let isa = HostIsa::default();
+        let code = assemble(&k, 3, isa, 0x10000).unwrap();
+        let jz = code
+            .windows(5)
+            .filter(|w| *w == [0x48, 0x3B, 0xC1, 0x74, 0x00])
+            .count()
+            + code
+                .windows(5)
+                .filter(|w| *w == [0x48, 0x39, 0xC8, 0x74, 0x00])
+                .count();
+        assert_eq!(jz, 3, "{code:02x?}");
     }
 
     #[test]
