@@ -25,6 +25,7 @@ pub mod harness;
 pub mod infer;
 pub mod machine;
 pub mod plan;
+pub mod portcount;
 pub mod timer;
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
@@ -121,7 +122,7 @@ impl Default for MeasureConfig {
             cpu: None,
             processes: 3,
             reps: 21,
-            sample_ticks: 100_000,
+            sample_ticks: 75_000,
             batch: 16,
             catalog: CatalogOptions {
                 masked: true,

@@ -6,8 +6,10 @@
 use iced_x86::{Code, Instruction, MemoryOperand, Register};
 
 use super::super::catalog::{OpRef, RegClass, Slot, Variant};
-use super::super::harness::Spec;
-use super::regs::{assign, build, family, mem_slot_of, operand_reg, Family, Pools};
+use super::super::harness::{Kernel, Spec};
+use super::regs::{
+    assign, build, family, mem_slot_of, operand_reg, reg_num, Assign, Family, Pools,
+};
 use super::{copies_for, kernel, Basics, LatKind, Planned, Role};
 
 /// Chain instruction(s) from register `d` (class cd) back to register `s` (class cs), and
@@ -24,8 +26,8 @@ fn chain(
     let r3 = |c, x, y, z| Instruction::with3(c, x, y, z).ok();
     let fd = family(cd);
     let fs = family(cs);
-    let sn = s.number() as u32;
-    let dn = d.number() as u32;
+    let sn = reg_num(s);
+    let dn = reg_num(d);
     match (fd, fs) {
         (Family::Gpr, Family::Gpr) => {
             let s64 = s.full_register();
@@ -235,7 +237,7 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
                                     .filter(|x| matches!(x, Slot::Reg(_)))
                                     .count()
                             };
-                            let num = a.regs[ri(*di as usize)].number() as u32;
+                            let num = reg_num(a.regs[ri(*di as usize)]);
                             a.regs[ri(*si as usize)] = cs.reg(num);
                             if let Ok(ins) = build(v, &a, Register::R14) {
                                 out.push(lat(
@@ -309,46 +311,87 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
         let Some(mslot) = mem_slot_of(v, s) else {
             continue;
         };
-        let _ = mslot;
+        let midx = v.slots[..mslot]
+            .iter()
+            .filter(|x| matches!(x, Slot::Mem { .. }))
+            .count();
         for d in v.operands.iter().filter(|o| o.write) {
             if d.idx == s.idx {
                 // Read-modify-write memory: the instruction alone on the same address.
                 out.push(lat(vec![i0], s.idx, d.idx, LatKind::Mem, 0.0, false));
                 continue;
             }
-            // Address (base register r13) → GPR destination: double XOR keeps the address.
-            if let Some((rd, cd)) = operand_reg(v, &a0, d) {
-                if family(cd) == Family::Gpr {
-                    let ins = build(v, &a0, Register::R13)?;
-                    let x =
-                        Instruction::with2(Code::Xor_r64_rm64, Register::R13, rd.full_register())
+            let Some((rd, cd)) = operand_reg(v, &a0, d) else {
+                continue;
+            };
+            // Back from the destination to a GPR (vector destinations through `movq`, whose
+            // latency is assumed: upper bound).
+            let back = match family(cd) {
+                Family::Gpr => Some((rd.full_register(), None, 0.0, false)),
+                Family::Vec if rd.number() < 16 && scratch_free(v, &a0) => {
+                    let code = if v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy {
+                        Code::Movq_rm64_xmm
+                    } else {
+                        Code::VEX_Vmovq_rm64_xmm
+                    };
+                    let mv =
+                        Instruction::with2(code, SCRATCH, RegClass::Xmm.reg(rd.number() as u32))
                             .map_err(|e| e.to_string())?;
-                    let mut k = kernel(v, vec![ins, x, x]);
-                    k.init.push(
-                        Instruction::with2(
-                            Code::Lea_r64_m,
-                            Register::R13,
-                            MemoryOperand::with_base(Register::R14),
-                        )
-                        .map_err(|e| e.to_string())?,
-                    );
-                    let (ca, cb) = copies_for(3, 400);
-                    out.push((
-                        Spec::Unrolled {
-                            kernel: k,
-                            copies_a: ca,
-                            copies_b: cb,
-                        },
-                        Role::Lat {
-                            start: s.idx,
-                            target: d.idx,
-                            kind: LatKind::Addr,
-                            subtract: b.xor2,
-                            upper: false,
-                            slow: None,
-                        },
-                    ));
+                    Some((SCRATCH, Some(mv), 1.0, true))
                 }
+                _ => None,
+            };
+            if let Some((g, mv, extra, upper)) = back {
+                let x = Instruction::with2(Code::Xor_r64_rm64, Register::R13, g)
+                    .map_err(|e| e.to_string())?;
+                // Address (base register r13, pointing at r14): double XOR keeps the address.
+                let ins = build(v, &a0, Register::R13)?;
+                let mut body = vec![ins];
+                body.extend(mv);
+                body.extend([x, x]);
+                let mut k = kernel(v, body.clone());
+                k.init.push(
+                    Instruction::with2(
+                        Code::Lea_r64_m,
+                        Register::R13,
+                        MemoryOperand::with_base(Register::R14),
+                    )
+                    .map_err(|e| e.to_string())?,
+                );
+                out.push(addr_chain(
+                    k,
+                    s.idx,
+                    d.idx,
+                    LatKind::Addr,
+                    b.xor2 + extra,
+                    upper,
+                ));
+                // Index register r13 (= 0) next to base r14: the same double XOR keeps it 0.
+                let mut ins = build(v, &a0, Register::R14)?;
+                ins.set_memory_index(Register::R13);
+                ins.set_memory_index_scale(1);
+                body[0] = ins;
+                let mut k = kernel(v, body);
+                k.gpr_init.push((Register::R13, 0));
+                out.push(addr_chain(
+                    k,
+                    s.idx,
+                    d.idx,
+                    LatKind::AddrIndex,
+                    b.xor2 + extra,
+                    upper,
+                ));
+            }
+            // Memory value → destination: store the destination back to the address the
+            // instruction reads (store-to-load forwarding included: upper bound).
+            let Slot::Mem { bytes, .. } = v.slots[mslot] else {
+                continue;
+            };
+            if let Some(st) = store_back(v, rd, cd, bytes) {
+                let mut a = a0.clone();
+                a.mems[midx] = MEM_CHAIN;
+                let ins = build(v, &a, Register::R14)?;
+                out.push(lat(vec![ins, st], s.idx, d.idx, LatKind::Mem, 0.0, true));
             }
         }
     }
@@ -376,4 +419,85 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
         }
     }
     Ok(out)
+}
+
+/// Scratch GPR for moving a vector destination back to the address chain.
+const SCRATCH: Register = Register::R12;
+
+/// Displacement of the memory value in `cycles_mem` chains (private to these kernels).
+const MEM_CHAIN: i64 = 3072;
+
+/// Whether [`SCRATCH`] is free in instance 0 of `v`.
+fn scratch_free(v: &Variant, a: &Assign) -> bool {
+    !a.regs
+        .iter()
+        .any(|r| r.is_gpr() && r.full_register() == SCRATCH)
+        && !v.implicit_regs.contains(&SCRATCH)
+        && !v
+            .slots
+            .iter()
+            .any(|s| matches!(s, Slot::Fixed(r) if r.full_register() == SCRATCH))
+}
+
+fn addr_chain(
+    k: Kernel,
+    start: u32,
+    target: u32,
+    kind: LatKind,
+    subtract: f64,
+    upper: bool,
+) -> (Spec, Role) {
+    let (ca, cb) = copies_for(k.body.len(), 400);
+    (
+        Spec::Unrolled {
+            kernel: k,
+            copies_a: ca,
+            copies_b: cb,
+        },
+        Role::Lat {
+            start,
+            target,
+            kind,
+            subtract,
+            upper,
+            slow: None,
+        },
+    )
+}
+
+/// A store of `bytes` of destination register `r` (class `c`) to `[r14 + MEM_CHAIN]`, in the
+/// variant's encoding family.
+fn store_back(v: &Variant, r: Register, c: RegClass, bytes: u32) -> Option<Instruction> {
+    let m = MemoryOperand::with_base_displ(Register::R14, MEM_CHAIN);
+    let n = reg_num(r);
+    let enc = v.code.op_code().encoding();
+    let code_reg = match family(c) {
+        Family::Gpr => {
+            let (code, reg) = match bytes {
+                1 => (Code::Mov_rm8_r8, RegClass::Gpr(8).reg(n)),
+                2 => (Code::Mov_rm16_r16, RegClass::Gpr(16).reg(n)),
+                4 => (Code::Mov_rm32_r32, RegClass::Gpr(32).reg(n)),
+                8 => (Code::Mov_rm64_r64, RegClass::Gpr(64).reg(n)),
+                _ => return None,
+            };
+            (code, reg)
+        }
+        Family::Vec => {
+            let legacy = enc == iced_x86::EncodingKind::Legacy;
+            match bytes {
+                _ if n >= 16 && bytes < 64 => return None,
+                4 if legacy => (Code::Movd_rm32_xmm, RegClass::Xmm.reg(n)),
+                4 => (Code::VEX_Vmovd_rm32_xmm, RegClass::Xmm.reg(n)),
+                8 if legacy => (Code::Movq_xmmm64_xmm, RegClass::Xmm.reg(n)),
+                8 => (Code::VEX_Vmovq_xmmm64_xmm, RegClass::Xmm.reg(n)),
+                16 if legacy => (Code::Movups_xmmm128_xmm, RegClass::Xmm.reg(n)),
+                16 => (Code::VEX_Vmovups_xmmm128_xmm, RegClass::Xmm.reg(n)),
+                32 => (Code::VEX_Vmovups_ymmm256_ymm, RegClass::Ymm.reg(n)),
+                64 => (Code::EVEX_Vmovups_zmmm512_k1z_zmm, RegClass::Zmm.reg(n)),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Instruction::with2(code_reg.0, m, code_reg.1).ok()
 }

@@ -49,6 +49,16 @@ const GPR_POOL: [Register; 12] = [
     Register::R12,
 ];
 
+/// The number of `r` within its class as [`RegClass::reg`] counts: full 64-bit numbers for
+/// GPRs (iced numbers 8-bit registers with AH..BH in between: `SIL.number()` is 10, not 6).
+pub(super) fn reg_num(r: Register) -> u32 {
+    if r.is_gpr() {
+        r.full_register().number() as u32
+    } else {
+        r.number() as u32
+    }
+}
+
 pub(super) fn is_evex(v: &Variant) -> bool {
     v.code.op_code().encoding() == iced_x86::EncodingKind::EVEX
 }
@@ -77,6 +87,7 @@ pub(super) fn pools(v: &Variant) -> Pools {
 }
 
 /// Per-slot register assignment of instance `j`.
+#[derive(Clone, Debug)]
 pub(super) struct Assign {
     /// For each Reg slot (in slot order): register.
     pub regs: Vec<Register>,
