@@ -38,7 +38,7 @@ pub(super) fn r2(c: Code, a: Register, b: Register) -> Instruction {
 pub(super) fn measure_machine(
     e: &mut Engine,
     progress: &mut dyn Progress,
-    fp_groups: Vec<String>,
+    port_groups: Vec<String>,
 ) -> Result<MachineParams, MeasureError> {
     progress.message("measuring machine parameters");
     let regs = [
@@ -210,7 +210,7 @@ pub(super) fn measure_machine(
     m.rob_size = machine::knee(&curve(7), 0.03);
     m.int_prf_free = machine::knee(&curve(7 + ns.len()), 0.03);
     m.scheduler_size = machine::knee(&curve(7 + 2 * ns.len()), 0.03);
-    m.fp_groups = fp_groups;
+    m.port_groups = port_groups;
     Ok(m)
 }
 
