@@ -34,6 +34,9 @@ pub struct VariantClass {
     pub fp_divide: bool,
     /// Vector, MMX or mask operands.
     pub vector: bool,
+    /// 512-bit operands (Zen 4 runs them as two halves on 256-bit pipes: up to two pipe µops
+    /// per macro-op).
+    pub wide: bool,
 }
 
 /// Phase-2 interpretation: µops per form from the fillers, ports from blocking, and the first
@@ -90,6 +93,7 @@ pub fn phase2(
             .map(|(b, k, t)| Interference {
                 cap: match b.domain {
                     Domain::Agu => Some(class.mem_accesses),
+                    Domain::Fp if class.wide => core_cap.map(|u| 2 * u),
                     _ => core_cap,
                 },
                 combo: b.combo,
@@ -191,7 +195,9 @@ impl PortFallback {
         if !r.ports.is_empty() {
             return;
         }
-        if r.tp().is_none_or(|t| t <= 1.15 / dispatch_width) {
+        if r.tp()
+            .is_none_or(|t| t <= 1.15 * uops as f64 / dispatch_width)
+        {
             return; // runs at the dispatch limit: no execution port (NOP, eliminated move)
         }
         let role = if class.int_divide {
@@ -219,10 +225,12 @@ pub fn notation_for(arch: &MicroArch, names: &[String]) -> Option<String> {
     if want.is_empty() {
         return None;
     }
-    for rule in &arch.port_notation {
+    'rules: for rule in &arch.port_notation {
         let mut chars = Vec::new();
         for n in names {
-            let rest = n.strip_prefix(&rule.port_prefix)?;
+            let Some(rest) = n.strip_prefix(&rule.port_prefix) else {
+                continue 'rules;
+            };
             let c = rule
                 .aliases
                 .iter()
@@ -230,7 +238,7 @@ pub fn notation_for(arch: &MicroArch, names: &[String]) -> Option<String> {
                 .map(|(k, _)| k.clone())
                 .unwrap_or_else(|| rest.to_string());
             if c.chars().count() != 1 {
-                return None;
+                continue 'rules;
             }
             chars.push(c);
         }
@@ -357,11 +365,18 @@ mod tests {
             tp_unrolled: Some(1.0),
             ..VariantResult::default()
         };
+        assert_eq!(fb.group(PortRole::Alu), Some("ALU0123"));
+        assert_eq!(fb.group(PortRole::Divider), Some("ALU0"));
+        assert_eq!(fb.group(PortRole::Load), Some("AGU012"));
         fb.apply(VariantClass::default(), 6.0, &mut r);
-        if let Some(alu) = fb.group(PortRole::Alu) {
-            assert_eq!(r.ports, vec![(alu.to_string(), 2)]);
-            assert_eq!(r.ports_default, r.ports);
-        }
+        assert_eq!(r.ports, vec![("ALU0123".to_string(), 2)]);
+        assert_eq!(r.ports_default, r.ports);
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            notation_for(&zen4, &names(&["FP2", "FP3"])).as_deref(),
+            Some("FP23")
+        );
+        assert_eq!(notation_for(&zen4, &names(&["ALU0", "BR1"])), None);
         // At the dispatch limit (an eliminated move): no port.
         let mut m = VariantResult {
             uops: Some(1),
@@ -370,5 +385,13 @@ mod tests {
         };
         fb.apply(VariantClass::default(), 6.0, &mut m);
         assert!(m.ports.is_empty());
+        // Two macro-ops at the dispatch limit (XCHG r, r is renamed): no port either.
+        let mut x = VariantResult {
+            uops: Some(2),
+            tp_unrolled: Some(0.33),
+            ..VariantResult::default()
+        };
+        fb.apply(VariantClass::default(), 6.0, &mut x);
+        assert!(x.ports.is_empty());
     }
 }

@@ -45,7 +45,8 @@ fn form_values(
     base: &MeasureValues,
     dispatch_width: f64,
 ) -> MeasureValues {
-    let no_port = f.tp().is_some_and(|t| t <= 1.15 / dispatch_width);
+    let uops = f.uops.or(r.uops).unwrap_or(1).max(1) as f64;
+    let no_port = f.tp().is_some_and(|t| t <= 1.15 * uops / dispatch_width);
     MeasureValues {
         tp_unrolled: two(f.tp_unrolled),
         tp_loop: two(f.tp_loop),

@@ -263,7 +263,9 @@ pub fn domains_of(v: &Variant) -> Vec<Domain> {
         _ => false,
     }) || !v.implicit_regs.is_empty()
         || v.flags_read != 0
-        || v.flags_written != 0;
+        || v.flags_written != 0
+        // Legacy instructions without vector operands work on integers (NOT m64).
+        || (v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy && !vec_like);
     if vec_like {
         d.push(Domain::Fp);
     }

@@ -36,6 +36,16 @@ pub(super) fn class_of(v: &Variant) -> VariantClass {
         vector: v.slots.iter().any(
             |s| matches!(s, Slot::Reg(c) if c.is_vec() || matches!(c, RegClass::Mm | RegClass::K)),
         ),
+        wide: v.slots.iter().any(|s| {
+            matches!(
+                s,
+                Slot::Reg(RegClass::Zmm)
+                    | Slot::Mem {
+                        bytes: 64,
+                        bcst: false
+                    }
+            )
+        }),
     }
 }
 
