@@ -122,7 +122,7 @@ impl Default for MeasureConfig {
             cpu: None,
             processes: 3,
             reps: 21,
-            sample_ticks: 75_000,
+            sample_ticks: 100_000,
             batch: 16,
             catalog: CatalogOptions {
                 masked: true,
