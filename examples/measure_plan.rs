@@ -9,10 +9,14 @@ fn main() {
     let c = build(&HostFeatures::detect(), None, &CatalogOptions::default());
     let v = c.variants.iter().find(|v| v.record.string == name).unwrap();
     let p = phase1(v, &Basics::from_values(&[])).unwrap();
-    for (s, r) in p
-        .iter()
-        .chain(phase2(v, 0.5, &zen_blockers()).unwrap().iter())
-    {
+    let blockers: Vec<(Blocker, bool)> = zen_candidates().into_iter().map(|b| (b, true)).collect();
+    let req = Phase2Request {
+        tp: 0.5,
+        forms: vec![],
+    };
+    let p2 = phase2(v, &req, &blockers).unwrap();
+    let p3 = phase3(v, 0.5).unwrap_or_default();
+    for (s, r) in p.iter().chain(p2.iter()).chain(p3.iter().take(2)) {
         let (k, ca, cb) = match s {
             Spec::Unrolled {
                 kernel,

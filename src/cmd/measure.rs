@@ -33,7 +33,11 @@ impl Progress for Bar {
         self.bar.set_message(current.to_string());
     }
     fn message(&mut self, msg: &str) {
-        self.bar.println(msg);
+        if self.bar.is_hidden() {
+            eprintln!("{msg}");
+        } else {
+            self.bar.println(msg);
+        }
     }
     fn interrupted(&self) -> bool {
         self.stop.load(Ordering::SeqCst)

@@ -398,3 +398,42 @@ extern "C" fn on_fault(sig: i32, info: *mut libc::siginfo_t, ctx: *mut libc::c_v
         libc::raise(sig);
     }
 }
+
+/// Maps the first page of perf event `fd` and reads the user-`rdpmc` counter number and width
+/// from it ([`super::timer::rdpmc_counter`]). The mapping stays until `unmap` is true (a
+/// child keeps it: the kernel allows `rdpmc` only while the event is mapped).
+pub fn perf_rdpmc_counter(fd: i32, unmap: bool) -> Result<(u32, u32), String> {
+    const PAGE: usize = 4096;
+    #[allow(unsafe_code)]
+    // SAFETY: mapping one page of a perf event descriptor we own, read-only and shared, with a
+    // null hint has no preconditions; the result is checked against MAP_FAILED.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            PAGE,
+            libc::PROT_READ,
+            libc::MAP_SHARED,
+            fd,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(format!(
+            "mmap of the perf event: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    #[allow(unsafe_code)]
+    // SAFETY: `p` is a live, readable mapping of PAGE bytes (checked above); the kernel only
+    // updates it in place, and we copy it out before reading.
+    let page = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), PAGE) }.to_vec();
+    if unmap {
+        #[allow(unsafe_code)]
+        // SAFETY: `p`/PAGE are exactly what mmap returned and nothing references the mapping
+        // any more (`page` is a copy).
+        unsafe {
+            libc::munmap(p, PAGE);
+        }
+    }
+    super::timer::rdpmc_counter(&page)
+}

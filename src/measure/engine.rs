@@ -6,15 +6,56 @@ use iced_x86::{Code, Instruction, Register};
 use serde::{Deserialize, Serialize};
 
 use super::child;
+use super::counters::PortEvent;
 use super::harness::{self, ChildEnd, HostIsa, Kernel, Outcome, Pair, PairRaw, Protocol, Spec};
 use super::jit::{DataMem, ExecMem, FnHandle, DATA_SIZE};
-use super::timer::{self, Calibration, CalibrationLimits, TimeBase};
+use super::portcount::PortCounterSource;
+use super::timer::{self, Calibration, CalibrationLimits, Clock, TimeBase};
 use super::MeasureError;
 
 #[derive(Serialize, Deserialize)]
 enum Msg {
     Calib(u8, PairRaw),
     Pair(u32, PairRaw),
+    Counts(u32, Vec<f64>),
+}
+
+/// Executable memory one `measure` call may use (its kernels are placed after the previous
+/// call's; see `ExecMem::rotate`).
+const EXEC_ROOM: usize = 16 << 20;
+
+/// Marker error: the benchmark process could not set up `rdpmc`.
+const NO_RDPMC: &str = "rdpmc unavailable in the benchmark process";
+
+/// Exit status of a benchmark process that could not set up its `rdpmc` clock.
+const EXIT_NO_RDPMC: i32 = 7;
+/// Exit status of a benchmark process that could not open its port counters.
+const EXIT_NO_COUNTERS: i32 = 8;
+
+/// The benchmark process's clock: for `rdpmc`, opens the cycles counter for this thread and
+/// stores its number and width in the data area (the mapping stays for the process's life).
+fn child_clock(data: &DataMem, clock: Clock) -> bool {
+    if clock == Clock::Tsc {
+        return true;
+    }
+    let Ok(fd) = child::perf_open(child::PERF_TYPE_HARDWARE, child::PERF_COUNT_HW_CPU_CYCLES)
+    else {
+        return false;
+    };
+    match child::perf_rdpmc_counter(fd, false) {
+        Ok((counter, width)) => {
+            let base = harness::DATA_BASE as i64;
+            data.store_u64((base + harness::OFF_PMC) as usize, counter as u64);
+            let mask = if width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            data.store_u64((base + harness::OFF_CLOCK_MASK) as usize, mask);
+            true
+        }
+        Err(_) => false,
+    }
 }
 
 /// Owner of the executable/data memory and the protocol.
@@ -40,6 +81,24 @@ pub struct Engine {
     /// Last accepted cycles-per-tick ratio.
     pub last_ratio: Option<f64>,
     calib_specs: Vec<Spec>,
+}
+
+/// Core cycles with `rdpmc` when a cycles counter opens and its mmap page allows user
+/// `rdpmc`; otherwise the TSC, with the reason.
+pub fn probe_time_base() -> TimeBase {
+    match child::perf_open(child::PERF_TYPE_HARDWARE, child::PERF_COUNT_HW_CPU_CYCLES) {
+        Ok(fd) => {
+            let r = child::perf_rdpmc_counter(fd, true);
+            child::close(fd);
+            match r {
+                Ok(_) => TimeBase::Rdpmc,
+                Err(e) => TimeBase::Tsc {
+                    perf_error: format!("cycles counter opened, but {e}"),
+                },
+            }
+        }
+        Err(e) => TimeBase::Tsc { perf_error: e },
+    }
 }
 
 /// The 1-cycle add chain and the 3-cycle imul chain used for calibration.
@@ -68,23 +127,7 @@ impl Engine {
         let exec = ExecMem::new(64 << 20)?;
         let mut data = DataMem::new(DATA_SIZE)?;
         harness::init_data(&mut data);
-        let time_base =
-            match child::perf_open(child::PERF_TYPE_HARDWARE, child::PERF_COUNT_HW_CPU_CYCLES) {
-                Ok(fd) => {
-                    let ok = child::perf_read(fd).is_some();
-                    child::close(fd);
-                    if ok {
-                        // Counter available; we still time with the TSC in-kernel but the ratio is
-                        // verified by the same calibration (see `describe`).
-                        TimeBase::PerfCycles
-                    } else {
-                        TimeBase::Tsc {
-                            perf_error: "perf counter opened but not readable".into(),
-                        }
-                    }
-                }
-                Err(e) => TimeBase::Tsc { perf_error: e },
-            };
+        let time_base = probe_time_base();
         Ok(Engine {
             exec,
             data,
@@ -112,9 +155,10 @@ impl Engine {
     }
 
     fn assemble_spec(&mut self, s: &Spec) -> Result<Pair, MeasureError> {
+        let clock = self.time_base.clock();
         let mut one = |k: &Kernel, copies: usize| -> Result<FnHandle, MeasureError> {
             let ip = self.exec.next_addr();
-            let code = harness::assemble(k, copies, self.isa, ip)?;
+            let code = harness::assemble(k, copies, self.isa, ip, clock)?;
             self.exec.push(&code)
         };
         Ok(match s {
@@ -146,9 +190,22 @@ impl Engine {
         })
     }
 
-    /// Measures `specs`; returns one outcome per spec.
+    /// Measures `specs`; returns one outcome per spec. If the benchmark processes cannot read
+    /// core cycles with `rdpmc` after all, the engine falls back to the TSC and starts over.
     pub fn measure(&mut self, specs: &[Spec]) -> Result<Vec<Outcome>, MeasureError> {
-        self.exec.clear();
+        match self.measure_with_clock(specs) {
+            Err(MeasureError::Harness(e)) if e == NO_RDPMC && self.time_base == TimeBase::Rdpmc => {
+                self.time_base = TimeBase::Tsc {
+                    perf_error: "rdpmc unavailable in the benchmark process".into(),
+                };
+                self.measure_with_clock(specs)
+            }
+            r => r,
+        }
+    }
+
+    fn measure_with_clock(&mut self, specs: &[Spec]) -> Result<Vec<Outcome>, MeasureError> {
+        self.exec.rotate(EXEC_ROOM);
         let calib: Vec<Pair> = self
             .calib_specs
             .clone()
@@ -224,7 +281,11 @@ impl Engine {
             let data = &self.data;
             let proto = self.proto;
             let list = rest.clone();
+            let clock = self.time_base.clock();
             let out = harness::run_child(self.cpu, self.timeout_s, |sink| {
+                if !child_clock(data, clock) {
+                    child::exit_now(EXIT_NO_RDPMC);
+                }
                 let send = |sink: &mut harness::ChildSink, m: &Msg| {
                     sink.send(&serde_json::to_vec(m).expect("serialize"));
                 };
@@ -246,7 +307,7 @@ impl Engine {
                 match serde_json::from_slice::<Msg>(m) {
                     Ok(Msg::Calib(k, r)) => cal[k as usize & 3] = Some(r),
                     Ok(Msg::Pair(i, r)) => got.push((i as usize, r)),
-                    Err(_) => {}
+                    Ok(Msg::Counts(..)) | Err(_) => {}
                 }
             }
             match out.end {
@@ -265,6 +326,9 @@ impl Engine {
                     }
                     results.extend(got);
                     break;
+                }
+                ChildEnd::Exited(EXIT_NO_RDPMC) => {
+                    return Err(MeasureError::Harness(NO_RDPMC.into()));
                 }
                 end => {
                     // The first index without a result faulted.
@@ -299,5 +363,119 @@ impl Engine {
         }
         let r = ratios[0];
         Ok(Ok((r, results)))
+    }
+}
+
+impl Engine {
+    /// Whether the per-port counter `events` open for this thread (Mode B); the reason if not.
+    pub fn port_counters_available(&self, events: &[PortEvent]) -> Result<(), String> {
+        let mut fds = Vec::new();
+        let mut err = None;
+        for e in events {
+            match child::perf_open(child::PERF_TYPE_RAW, e.raw_config()) {
+                Ok(fd) => fds.push(fd),
+                Err(x) => {
+                    err = Some(format!("perf_event_open(raw {:#x}): {x}", e.raw_config()));
+                    break;
+                }
+            }
+        }
+        for fd in fds {
+            child::close(fd);
+        }
+        err.map_or(Ok(()), Err)
+    }
+
+    /// The per-port counters of `events` as a [`PortCounterSource`] over this engine.
+    pub fn port_counters(&mut self, events: Vec<PortEvent>) -> EngineCounters<'_> {
+        EngineCounters {
+            engine: self,
+            events,
+        }
+    }
+
+    /// Per spec, per counter: µops per work unit (one benchmark process; a fault costs its
+    /// kernel, which gets `None`).
+    pub fn measure_counts(
+        &mut self,
+        specs: &[Spec],
+        events: &[PortEvent],
+    ) -> Result<Vec<Option<Vec<f64>>>, MeasureError> {
+        self.exec.rotate(EXEC_ROOM);
+        let mut pairs = Vec::with_capacity(specs.len());
+        for s in specs {
+            match self.assemble_spec(s) {
+                Ok(p) => pairs.push(Some(p)),
+                Err(MeasureError::Encode(_)) => pairs.push(None),
+                Err(e) => return Err(e),
+            }
+        }
+        let mut out: Vec<Option<Vec<f64>>> = vec![None; specs.len()];
+        let mut rest: Vec<usize> = (0..specs.len()).filter(|&i| pairs[i].is_some()).collect();
+        while !rest.is_empty() {
+            let (exec, data, proto) = (&self.exec, &self.data, self.proto);
+            let clock = self.time_base.clock();
+            let list = rest.clone();
+            let child = harness::run_child(self.cpu, self.timeout_s, |sink| {
+                if !child_clock(data, clock) {
+                    child::exit_now(EXIT_NO_RDPMC);
+                }
+                let mut fds = Vec::new();
+                for e in events {
+                    match child::perf_open(child::PERF_TYPE_RAW, e.raw_config()) {
+                        Ok(fd) => fds.push(fd),
+                        Err(_) => child::exit_now(EXIT_NO_COUNTERS),
+                    }
+                }
+                for &i in &list {
+                    let p = pairs[i].as_ref().expect("assembled");
+                    let (_, counts) = harness::measure_pair_counted(exec, data, p, &proto, &fds);
+                    let m = serde_json::to_vec(&Msg::Counts(i as u32, counts)).expect("serialize");
+                    sink.send(&m);
+                }
+            })?;
+            let mut done = Vec::new();
+            for m in &child.messages {
+                if let Ok(Msg::Counts(i, c)) = serde_json::from_slice::<Msg>(m) {
+                    out[i as usize] = Some(c);
+                    done.push(i as usize);
+                }
+            }
+            match child.end {
+                ChildEnd::Exited(0) => break,
+                ChildEnd::Exited(EXIT_NO_COUNTERS) => {
+                    return Err(MeasureError::Harness(
+                        "per-port counters did not open in the benchmark process".into(),
+                    ))
+                }
+                ChildEnd::Exited(EXIT_NO_RDPMC) => {
+                    return Err(MeasureError::Harness(NO_RDPMC.into()))
+                }
+                _ => {
+                    // The first kernel without a result faulted; the others run again.
+                    rest.retain(|i| !done.contains(i));
+                    if !rest.is_empty() {
+                        rest.remove(0);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Per-port counters read around the engine's kernels (Mode B).
+pub struct EngineCounters<'e> {
+    engine: &'e mut Engine,
+    events: Vec<PortEvent>,
+}
+
+impl PortCounterSource for EngineCounters<'_> {
+    fn events(&self) -> &[PortEvent] {
+        &self.events
+    }
+    fn measure(&mut self, specs: &[Spec]) -> Result<Vec<Option<Vec<f64>>>, MeasureError> {
+        let events = self.events.clone();
+        self.engine.measure_counts(specs, &events)
     }
 }

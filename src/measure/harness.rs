@@ -27,6 +27,7 @@ use iced_x86::{Code, Instruction, MemoryOperand, Register};
 use super::jit::{DataMem, ExecMem, FnHandle};
 use serde::{Deserialize, Serialize};
 
+use super::timer::Clock;
 use super::MeasureError;
 
 /// How a kernel is timed.
@@ -87,6 +88,10 @@ pub const OFF_T1: i64 = -56;
 pub const OFF_MXCSR: i64 = -48;
 /// Mask register initial value (all ones).
 pub const OFF_KINIT: i64 = -40;
+/// Counter number `rdpmc` reads (u32), set by the benchmark process.
+pub const OFF_PMC: i64 = -32;
+/// Mask of valid clock bits (all ones for the TSC, the counter width for `rdpmc`).
+pub const OFF_CLOCK_MASK: i64 = -24;
 /// 64-byte vector initial value.
 pub const OFF_VINIT: i64 = -256;
 /// Extra per-kernel constants (vector values for divisions etc.), 64 bytes per slot.
@@ -254,17 +259,11 @@ fn prologue(a: &mut CodeAssembler, k: &Kernel, isa: HostIsa) -> Result<(), iced_
         }
     }
     // Default GPR values: small, distinct, non-zero; rax/rdx are set after rdtsc.
-    for (i, r) in FREE_GPR64.iter().enumerate() {
-        if matches!(*r, Register::RAX | Register::RDX) {
+    for r in FREE_GPR64 {
+        if matches!(r, Register::RAX | Register::RDX) {
             continue;
         }
-        let v = k
-            .gpr_init
-            .iter()
-            .find(|(g, _)| g == r)
-            .map(|(_, v)| *v)
-            .unwrap_or(i as u64 + 1);
-        a.add_instruction(Instruction::with2(Code::Mov_r64_imm64, *r, v)?)?;
+        a.add_instruction(Instruction::with2(Code::Mov_r64_imm64, r, gpr_value(k, r))?)?;
     }
     for ins in &k.init {
         a.add_instruction(*ins)?;
@@ -281,9 +280,22 @@ pub fn reg_add(base: Register, i: u32) -> Register {
         .expect("register index in range")
 }
 
-fn timestamp(a: &mut CodeAssembler, off: i64) -> Result<(), iced_x86::IcedError> {
-    a.lfence()?;
-    a.rdtsc()?;
+fn timestamp(a: &mut CodeAssembler, off: i64, clock: Clock) -> Result<(), iced_x86::IcedError> {
+    match clock {
+        Clock::Tsc => {
+            a.lfence()?;
+            a.rdtsc()?;
+        }
+        Clock::Rdpmc => {
+            a.add_instruction(Instruction::with2(
+                Code::Mov_r32_rm32,
+                Register::ECX,
+                mem(OFF_PMC),
+            )?)?;
+            a.lfence()?;
+            a.rdpmc()?;
+        }
+    }
     a.add_instruction(Instruction::with2(
         Code::Shl_rm64_imm8,
         Register::RDX,
@@ -294,32 +306,48 @@ fn timestamp(a: &mut CodeAssembler, off: i64) -> Result<(), iced_x86::IcedError>
     Ok(())
 }
 
-/// Assembles `k` with `copies` copies of the body per loop iteration, for address `ip`.
-pub fn assemble(k: &Kernel, copies: usize, isa: HostIsa, ip: u64) -> Result<Vec<u8>, MeasureError> {
+/// Assembles `k` with `copies` copies of the body per loop iteration, for address `ip`, timed
+/// with `clock`.
+pub fn assemble(
+    k: &Kernel,
+    copies: usize,
+    isa: HostIsa,
+    ip: u64,
+    clock: Clock,
+) -> Result<Vec<u8>, MeasureError> {
     let err = |e: iced_x86::IcedError| MeasureError::Encode(e.to_string());
     // Size of everything before the loop, to align the loop start to 64 bytes.
     let pre = {
         let mut a = CodeAssembler::new(64).map_err(err)?;
-        pre_loop(&mut a, k, isa).map_err(err)?;
+        pre_loop(&mut a, k, isa, clock).map_err(err)?;
         a.assemble(ip).map_err(err)?.len()
     };
     let pad = (64 - pre % 64) % 64;
     let mut a = CodeAssembler::new(64).map_err(err)?;
-    pre_loop(&mut a, k, isa).map_err(err)?;
+    pre_loop(&mut a, k, isa, clock).map_err(err)?;
     if pad > 0 {
         a.db(&nop_padding(pad)).map_err(err)?;
     }
     let mut top = a.create_label();
     a.set_label(&mut top).map_err(err)?;
+    let raw: Vec<Option<Vec<u8>>> = k
+        .body
+        .iter()
+        .map(next_branch_bytes)
+        .collect::<Result<_, _>>()
+        .map_err(err)?;
     for _ in 0..copies {
-        for ins in &k.body {
-            a.add_instruction(*ins).map_err(err)?;
+        for (ins, raw) in k.body.iter().zip(&raw) {
+            match raw {
+                Some(bytes) => a.db(bytes).map_err(err)?,
+                None => a.add_instruction(*ins).map_err(err)?,
+            }
         }
     }
     a.add_instruction(Instruction::with1(Code::Dec_rm64, Register::R15).map_err(err)?)
         .map_err(err)?;
     a.jne(top).map_err(err)?;
-    timestamp(&mut a, OFF_T1).map_err(err)?;
+    timestamp(&mut a, OFF_T1, clock).map_err(err)?;
     if k.uses_mmx {
         a.emms().map_err(err)?;
     }
@@ -342,19 +370,71 @@ pub fn assemble(k: &Kernel, copies: usize, isa: HostIsa, ip: u64) -> Result<Vec<
     a.assemble(ip).map_err(err)
 }
 
-fn pre_loop(a: &mut CodeAssembler, k: &Kernel, isa: HostIsa) -> Result<(), iced_x86::IcedError> {
+fn pre_loop(
+    a: &mut CodeAssembler,
+    k: &Kernel,
+    isa: HostIsa,
+    clock: Clock,
+) -> Result<(), iced_x86::IcedError> {
     prologue(a, k, isa)?;
-    timestamp(a, OFF_T0)?;
-    for r in [Register::RAX, Register::RDX] {
-        let v = k
-            .gpr_init
-            .iter()
-            .find(|(g, _)| *g == r)
-            .map(|(_, v)| *v)
-            .unwrap_or(if r == Register::RAX { 1 } else { 3 });
-        a.add_instruction(Instruction::with2(Code::Mov_r64_imm64, r, v)?)?;
+    timestamp(a, OFF_T0, clock)?;
+    // The timestamp clobbers rax/rdx (and rcx for rdpmc): set them after it.
+    let mut late = vec![Register::RAX, Register::RDX];
+    if clock == Clock::Rdpmc {
+        late.push(Register::RCX);
+    }
+    for r in late {
+        a.add_instruction(Instruction::with2(Code::Mov_r64_imm64, r, gpr_value(k, r))?)?;
     }
     Ok(())
+}
+
+/// The value register `r` holds when the timed loop starts.
+fn gpr_value(k: &Kernel, r: Register) -> u64 {
+    let default = FREE_GPR64
+        .iter()
+        .position(|g| *g == r)
+        .map_or(0, |i| i as u64 + 1);
+    let default = match r {
+        Register::RAX => 1,
+        Register::RDX => 3,
+        _ => default,
+    };
+    k.gpr_init
+        .iter()
+        .find(|(g, _)| *g == r)
+        .map(|(_, v)| *v)
+        .unwrap_or(default)
+}
+
+/// A relative branch (Jcc, JMP, JRCXZ, LOOP) to the instruction that follows it: taken or
+/// not, execution continues in sequence, so branches can sit inside benchmark bodies (Jcc
+/// throughput, macro-fusion pairs).
+pub fn branch_to_next(code: Code) -> Result<Instruction, iced_x86::IcedError> {
+    Instruction::with_branch(code, 0)
+}
+
+/// The bytes of a [`branch_to_next`] instruction (displacement 0, position independent), or
+/// `None` for every other instruction.
+fn next_branch_bytes(ins: &Instruction) -> Result<Option<Vec<u8>>, iced_x86::IcedError> {
+    if ins.op_count() != 1
+        || !matches!(
+            ins.op0_kind(),
+            iced_x86::OpKind::NearBranch64 | iced_x86::OpKind::NearBranch32
+        )
+        || ins.near_branch_target() != 0
+    {
+        return Ok(None);
+    }
+    const IP: u64 = 0x1000;
+    let mut enc = iced_x86::Encoder::new(64);
+    let mut i = *ins;
+    i.set_near_branch64(IP);
+    let len = enc.encode(&i, IP)?;
+    let _ = enc.take_buffer();
+    i.set_near_branch64(IP + len as u64);
+    enc.encode(&i, IP)?;
+    Ok(Some(enc.take_buffer()))
 }
 
 /// Multi-byte NOPs totalling `n` bytes (executed once, outside the loop).
@@ -450,7 +530,8 @@ pub fn time_once_with(
     call(exec, f, iters, data);
     let t0 = data.read_u64((DATA_BASE as i64 + OFF_T0) as usize);
     let t1 = data.read_u64((DATA_BASE as i64 + OFF_T1) as usize);
-    t1.wrapping_sub(t0)
+    let mask = data.read_u64((DATA_BASE as i64 + OFF_CLOCK_MASK) as usize);
+    t1.wrapping_sub(t0) & mask
 }
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
@@ -494,6 +575,43 @@ pub fn measure_pair_with(
 }
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+/// Measures one pair and reads the counters `fds` around every call (Mode B). Returns the
+/// timing and, per counter, the counts per work unit `(min_b − min_a) / (iters · units)`.
+pub fn measure_pair_counted(
+    exec: &ExecMem,
+    data: &DataMem,
+    p: &Pair,
+    proto: &Protocol,
+    fds: &[i32],
+) -> (PairRaw, Vec<f64>) {
+    let raw = measure_pair(exec, data, p, proto);
+    let read = |fds: &[i32]| -> Vec<u64> {
+        fds.iter()
+            .map(|fd| super::child::perf_read(*fd).unwrap_or(0))
+            .collect()
+    };
+    let mut min_a = vec![u64::MAX; fds.len()];
+    let mut min_b = vec![u64::MAX; fds.len()];
+    for _ in 0..proto.reps.clamp(1, 5) {
+        for (f, mult, mins) in [(p.a, p.a_mult, &mut min_a), (p.b, p.b_mult, &mut min_b)] {
+            let before = read(fds);
+            exec.call(f, raw.iters * mult, data);
+            let after = read(fds);
+            for (m, (x, y)) in mins.iter_mut().zip(before.iter().zip(&after)) {
+                *m = (*m).min(y.wrapping_sub(*x));
+            }
+        }
+    }
+    let per = (raw.iters as f64 * raw.units).max(1.0);
+    let counts = min_a
+        .iter()
+        .zip(&min_b)
+        .map(|(a, b)| (*b as f64 - *a as f64) / per)
+        .collect();
+    (raw, counts)
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 /// Initialises the shared data area: constants, benign memory contents.
 pub fn init_data(data: &mut DataMem) {
     let base = DATA_BASE;
@@ -510,6 +628,8 @@ pub fn init_data(data: &mut DataMem) {
     put(bytes, OFF_T1, 0);
     put(bytes, OFF_MXCSR, MXCSR as u64);
     put(bytes, OFF_KINIT, u64::MAX);
+    put(bytes, OFF_PMC, 0);
+    put(bytes, OFF_CLOCK_MASK, u64::MAX);
 }
 
 /// How a forked child ended.
@@ -689,6 +809,38 @@ mod tests {
     }
 
     #[test]
+    fn branches_to_the_next_instruction_have_displacement_zero() {
+        let j = branch_to_next(Code::Je_rel8_64).unwrap();
+        assert_eq!(next_branch_bytes(&j).unwrap(), Some(vec![0x74, 0x00]));
+        let j = branch_to_next(Code::Jb_rel32_64).unwrap();
+        assert_eq!(
+            next_branch_bytes(&j).unwrap(),
+            Some(vec![0x0F, 0x82, 0, 0, 0, 0])
+        );
+        let add = ins2r(Code::Add_r64_rm64, Register::RAX, Register::RAX);
+        assert_eq!(next_branch_bytes(&add).unwrap(), None);
+        // Inside a kernel: the body is cmp + jz, copied, and still decodes in sequence.
+        let k = Kernel {
+            body: vec![
+                ins2r(Code::Cmp_r64_rm64, Register::RAX, Register::RCX),
+                branch_to_next(Code::Je_rel8_64).unwrap(),
+            ],
+            ..Kernel::default()
+        };
+        let isa = HostIsa::default();
+        let code = assemble(&k, 3, isa, 0x10000, Clock::Tsc).unwrap();
+        let jz = code
+            .windows(5)
+            .filter(|w| *w == [0x48, 0x3B, 0xC1, 0x74, 0x00])
+            .count()
+            + code
+                .windows(5)
+                .filter(|w| *w == [0x48, 0x39, 0xC8, 0x74, 0x00])
+                .count();
+        assert_eq!(jz, 3, "{code:02x?}");
+    }
+
+    #[test]
     fn kernel_assembles_with_aligned_loop() {
         let k = Kernel {
             body: vec![ins2r(Code::Add_r64_rm64, Register::RAX, Register::RAX)],
@@ -699,8 +851,45 @@ mod tests {
             avx512f: true,
             avx512bw: true,
         };
-        let code = assemble(&k, 10, isa, 0x10000).unwrap();
+        let code = assemble(&k, 10, isa, 0x10000, Clock::Tsc).unwrap();
         assert!(code.len() > 30);
         assert_eq!(*code.last().unwrap(), 0xC3);
+        assert!(code.windows(3).any(|w| w == [0x0F, 0xAE, 0xE8]), "lfence");
+        assert!(code.windows(2).any(|w| w == [0x0F, 0x31]), "rdtsc");
+        assert!(!code.windows(2).any(|w| w == [0x0F, 0x33]), "no rdpmc");
+    }
+
+    #[test]
+    fn rdpmc_kernels_read_the_counter_number_and_restore_rcx() {
+        let k = Kernel {
+            body: vec![ins2r(Code::Add_r64_rm64, Register::RCX, Register::RCX)],
+            gpr_init: vec![(Register::RCX, 0x1234_5678_9abc)],
+            ..Kernel::default()
+        };
+        let code = assemble(&k, 4, HostIsa::default(), 0x20000, Clock::Rdpmc).unwrap();
+        let mut dec = iced_x86::Decoder::with_ip(64, &code, 0x20000, 0);
+        let ins: Vec<Instruction> = dec.iter().collect();
+        let rdpmc: Vec<usize> = ins
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.code() == Code::Rdpmc)
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(rdpmc.len(), 2, "one read before and one after the loop");
+        for &n in &rdpmc {
+            // mov ecx, [r14 + OFF_PMC]; lfence; rdpmc
+            let m = &ins[n - 2];
+            assert_eq!(m.code(), Code::Mov_r32_rm32);
+            assert_eq!(m.op0_register(), Register::ECX);
+            assert_eq!(m.memory_base(), Register::R14);
+            assert_eq!(m.memory_displacement64() as i64, OFF_PMC);
+        }
+        // After the first read rcx gets its kernel value back before the loop.
+        let restored = ins[rdpmc[0]..].iter().take(12).any(|i| {
+            i.code() == Code::Mov_r64_imm64
+                && i.op0_register() == Register::RCX
+                && i.immediate64() == 0x1234_5678_9abc
+        });
+        assert!(restored);
     }
 }

@@ -117,6 +117,16 @@ impl ExecMem {
         self.used = 0;
     }
 
+    /// Starts the next batch of functions where the last one ended, wrapping to the start only
+    /// when less than `room` bytes are left: code of consecutive batches does not share
+    /// addresses (and so no predictor state keyed by address, e.g. memory-dependence
+    /// predictions of an earlier batch's loads).
+    pub fn rotate(&mut self, room: usize) {
+        if self.used + room > self.len {
+            self.used = 0;
+        }
+    }
+
     /// Copies `code` (assembled for address [`ExecMem::next_addr`]) into the mapping.
     pub fn push(&mut self, code: &[u8]) -> Result<FnHandle, MeasureError> {
         let addr = self.next_addr();
@@ -261,6 +271,19 @@ impl DataMem {
         // that has exited by the time the parent reads).
         unsafe {
             std::ptr::read_unaligned(self.ptr.as_ptr().add(off).cast::<u64>())
+        }
+    }
+
+    /// Writes a little-endian u64 at `off` through a shared reference: for the benchmark
+    /// process, which stores its clock settings before running any kernel.
+    pub fn store_u64(&self, off: usize, v: u64) {
+        assert!(off + 8 <= self.len);
+        #[allow(unsafe_code)]
+        // SAFETY: bounds checked above; the mapping is writable and owned by self. No Rust
+        // reference into it is live (`bytes_mut` needs `&mut self`) and no generated code runs
+        // concurrently (callers run kernels on this same thread, afterwards).
+        unsafe {
+            std::ptr::write_unaligned(self.ptr.as_ptr().add(off).cast::<u64>(), v);
         }
     }
 

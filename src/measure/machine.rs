@@ -34,8 +34,9 @@ pub struct MachineParams {
     pub int_prf_free: Option<u32>,
     /// Scheduler entries reachable by dependent integer µops (knee).
     pub scheduler_size: Option<u32>,
-    /// FP pipe groups whose blocker ran at 1/|group| (`FP01`, ...).
-    pub fp_groups: Vec<String>,
+    /// Port groups whose blocker ran at 1/|group| and passed the structure check (`ALU1`,
+    /// `AGU012`, `FP01`, ...).
+    pub port_groups: Vec<String>,
 }
 
 /// Finds the knee of a time curve: the first `n` from which every time exceeds the plateau
@@ -162,7 +163,7 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
             "int_prf_free (knee of independent mov r, imm)",
             m.int_prf_free.map(|x| x.to_string()),
         ),
-        ("fp_groups", Some(m.fp_groups.join(" "))),
+        ("port_groups", Some(m.port_groups.join(" "))),
     ] {
         if let Some(v) = v {
             s.push_str(&format!("# {k} = {v}\n"));

@@ -25,6 +25,7 @@ pub mod harness;
 pub mod infer;
 pub mod machine;
 pub mod plan;
+pub mod portcount;
 pub mod timer;
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]

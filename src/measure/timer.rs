@@ -1,6 +1,7 @@
-//! Time base: core cycles from `perf_event_open` when the PMU is available, otherwise the TSC
+//! Time base: core cycles read with `rdpmc` from a `perf_event_open` cycles counter when the
+//! PMU is there and its mmap page allows user `rdpmc`, otherwise the TSC. Either clock is
 //! calibrated against a dependent 1-cycle `add` chain (before and after every child run) and
-//! cross-checked with a 3-cycle `imul` chain.
+//! cross-checked with a 3-cycle `imul` chain (with core cycles the ratio comes out at 1).
 //!
 //! The acceptance logic is pure ([`Calibration::check`]) so it is unit-tested everywhere.
 
@@ -9,8 +10,8 @@ use serde::{Deserialize, Serialize};
 /// Which clock the measurements use.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TimeBase {
-    /// Core cycles from `perf_event_open(PERF_COUNT_HW_CPU_CYCLES)`.
-    PerfCycles,
+    /// Core cycles: `rdpmc` in the generated code on a `perf_event_open` cycles counter.
+    Rdpmc,
     /// TSC ticks converted with a calibration ratio. `perf_error` says why perf was not used.
     Tsc {
         /// Why the core-cycle counter is unavailable.
@@ -22,7 +23,9 @@ impl TimeBase {
     /// Short description for provenance attributes.
     pub fn describe(&self) -> String {
         match self {
-            TimeBase::PerfCycles => "core cycles (perf_event_open)".into(),
+            TimeBase::Rdpmc => {
+                "core cycles read with rdpmc (perf_event_open), checked against a 1-cycle add and a 3-cycle imul chain".into()
+            }
             TimeBase::Tsc { .. } => {
                 "TSC calibrated per child against a 1-cycle add chain, checked with a 3-cycle imul chain"
                     .into()
@@ -123,6 +126,46 @@ impl Calibration {
     }
 }
 
+/// The clock the generated code reads.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Clock {
+    /// `rdtsc`.
+    #[default]
+    Tsc,
+    /// `rdpmc` with the counter index stored in the data area.
+    Rdpmc,
+}
+
+impl TimeBase {
+    /// The clock kernels read.
+    pub fn clock(&self) -> Clock {
+        match self {
+            TimeBase::Rdpmc => Clock::Rdpmc,
+            TimeBase::Tsc { .. } => Clock::Tsc,
+        }
+    }
+}
+
+/// What the mmap page of a perf event (`struct perf_event_mmap_page`) says about user-space
+/// `rdpmc`: the counter number to pass in ECX (`index − 1`), or why it cannot be used.
+/// Layout: `index` is the u32 at byte 12, `capabilities` the u64 at byte 40 with
+/// `cap_user_rdpmc` in bit 2, `pmc_width` the u16 at byte 48.
+pub fn rdpmc_counter(page: &[u8]) -> Result<(u32, u32), String> {
+    if page.len() < 56 {
+        return Err("perf mmap page too short".into());
+    }
+    let u32_at = |o: usize| u32::from_le_bytes(page[o..o + 4].try_into().expect("4 bytes"));
+    let caps = u64::from_le_bytes(page[40..48].try_into().expect("8 bytes"));
+    let width = u16::from_le_bytes(page[48..50].try_into().expect("2 bytes")) as u32;
+    if caps >> 2 & 1 == 0 {
+        return Err("the kernel does not allow user rdpmc (cap_user_rdpmc = 0)".into());
+    }
+    match u32_at(12) {
+        0 => Err("the counter is not active (index 0)".into()),
+        i => Ok((i - 1, width.clamp(1, 64))),
+    }
+}
+
 /// Median of a non-empty slice (NaN-free); `None` if empty.
 pub fn median(v: &[f64]) -> Option<f64> {
     if v.is_empty() {
@@ -218,6 +261,26 @@ mod tests {
         assert_eq!(median(&[1.0, 2.0]), Some(1.5));
         assert_eq!(median(&[]), None);
         assert!((spread(&[1.0, 1.01, 1.02]) - 0.02 / 1.01).abs() < 1e-9);
+    }
+
+    #[test]
+    fn rdpmc_from_the_mmap_page() {
+        let mut page = vec![0u8; 4096];
+        assert!(rdpmc_counter(&page).unwrap_err().contains("cap_user_rdpmc"));
+        page[40] = 1 << 2; // cap_user_rdpmc
+        assert!(rdpmc_counter(&page).unwrap_err().contains("index 0"));
+        page[12] = 0x21; // fixed counter 1 | 1<<30 would be the kernel's encoding; any index
+        page[48] = 48;
+        assert_eq!(rdpmc_counter(&page), Ok((0x20, 48)));
+        assert!(rdpmc_counter(&page[..20]).is_err());
+        assert_eq!(TimeBase::Rdpmc.clock(), Clock::Rdpmc);
+        assert_eq!(
+            TimeBase::Tsc {
+                perf_error: "no PMU".into()
+            }
+            .clock(),
+            Clock::Tsc
+        );
     }
 
     #[test]

@@ -150,7 +150,14 @@ impl Profiler {
                     ));
                 };
                 let mut one = |copies: usize| -> Result<FnHandle, MeasureError> {
-                    let code = harness::assemble(kernel, copies, self.isa, self.exec.next_addr())?;
+                    let code = harness::assemble(
+                        kernel,
+                        copies,
+                        self.isa,
+                        self.exec.next_addr(),
+                        // profile times with the calibrated TSC (rdpmc is a measure option)
+                        crate::measure::timer::Clock::Tsc,
+                    )?;
                     self.exec.push(&code)
                 };
                 Ok(Pair {

@@ -1,16 +1,25 @@
-//! Interpretation: measured cycles → throughput, latencies, inferred µops and ports, and the
-//! uops.info `<measurement>` element. Pure (unit-tested without running code).
+//! Interpretation: measured cycles → throughput, latencies, inferred µops, ports and
+//! macro-fusion, and the uops.info `<measurement>` element. Pure (unit-tested without running
+//! code).
+//!
+//! Split by job: this file (results, phase 1: throughput and latencies), [`ports`] (phase 2/3:
+//! µops, port fits, fallback to the arch description, macro-fusion), [`xml`] (the
+//! `<measurement>` element).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::catalog::DivKind;
-use super::counters;
 use super::harness::Outcome;
-use super::plan::{LatKind, Role};
+use super::plan::{Form, LatKind, Role};
 use super::timer::fancy_round;
-use crate::uopsxml::{LatValue, Latency, MeasureValues, Measurement, PortGroup, PortUsage};
+
+mod ports;
+mod xml;
+
+pub use ports::{notation_for, phase2, phase3, PortFallback, Usable, VariantClass};
+pub use xml::to_measurement;
 
 /// One latency result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -29,6 +38,26 @@ pub struct LatResult {
     pub upper: bool,
 }
 
+/// Throughput and dispatch slots of a `_same_reg` or `_indexed` form.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FormResult {
+    /// `TP_unrolled` of the form.
+    pub tp_unrolled: Option<f64>,
+    /// `TP_loop` of the form.
+    pub tp_loop: Option<f64>,
+    /// Inferred macro-ops of the form (measured when its throughput differs).
+    pub uops: Option<u32>,
+    /// Distance of the raw µop estimate from the integer.
+    pub uops_residual: Option<f64>,
+}
+
+impl FormResult {
+    /// The smaller of the two throughputs.
+    pub fn tp(&self) -> Option<f64> {
+        min_opt(self.tp_unrolled, self.tp_loop)
+    }
+}
+
 /// Everything measured for one variant (also the checkpoint record).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct VariantResult {
@@ -40,18 +69,38 @@ pub struct VariantResult {
     pub uops: Option<u32>,
     /// Distance of the raw µop estimate from the integer.
     pub uops_residual: Option<f64>,
-    /// Inferred FP-pipe usage (`("23", 1)` → `1*FP23`).
+    /// The raw µop estimate (for the macro-fusion comparison).
+    #[serde(default)]
+    pub uops_raw: Option<f64>,
+    /// Inferred port usage in the arch's notation (`("FP23", 1)` → `1*FP23`), including the
+    /// groups taken from the arch description ([`VariantResult::ports_default`]).
     pub ports: Vec<(String, u32)>,
     /// Largest residual of the port fit.
     pub ports_residual: Option<f64>,
-    /// Divider occupancy (cycles per back-to-back independent division).
+    /// Groups of `ports` that come from the arch description's `default_ports` (or the ports
+    /// of the role) because the fit attributed no port.
+    #[serde(default)]
+    pub ports_default: Vec<(String, u32)>,
+    /// Divider occupancy with fast operands (cycles per back-to-back independent division).
     pub div_cycles: Option<u32>,
+    /// Divider occupancy with slow operands.
+    #[serde(default)]
+    pub div_cycles_slow: Option<u32>,
     /// Latencies.
     pub latencies: Vec<LatResult>,
     /// Kernels that faulted, with the signal.
     pub faults: Vec<String>,
     /// Largest spread between processes among the kernels used.
     pub max_spread: f64,
+    /// The `_same_reg` form, if the variant has one.
+    #[serde(default)]
+    pub same_reg: Option<FormResult>,
+    /// The `_indexed` form, if the variant has one.
+    #[serde(default)]
+    pub indexed: Option<FormResult>,
+    /// uops.info strings of the Jcc forms this instruction macro-fuses with.
+    #[serde(default)]
+    pub macro_fusible: Vec<String>,
 }
 
 impl VariantResult {
@@ -59,10 +108,58 @@ impl VariantResult {
     pub fn measured(&self) -> bool {
         self.tp_unrolled.is_some() || self.tp_loop.is_some() || !self.latencies.is_empty()
     }
+
+    /// The smaller of the two throughputs.
+    pub fn tp(&self) -> Option<f64> {
+        min_opt(self.tp_unrolled, self.tp_loop)
+    }
+
+    /// The form result, if measured.
+    pub fn form(&self, form: Form) -> Option<&FormResult> {
+        match form {
+            Form::Base => None,
+            Form::SameReg => self.same_reg.as_ref(),
+            Form::Indexed => self.indexed.as_ref(),
+        }
+    }
+
+    fn form_mut(&mut self, form: Form) -> Option<&mut FormResult> {
+        match form {
+            Form::Base => None,
+            Form::SameReg => Some(self.same_reg.get_or_insert_with(FormResult::default)),
+            Form::Indexed => Some(self.indexed.get_or_insert_with(FormResult::default)),
+        }
+    }
+
+    /// Forms whose throughput differs from the base form's (uops.info writes a suffixed group
+    /// only when something differs), with their throughput.
+    pub fn differing_forms(&self) -> Vec<(Form, f64)> {
+        let Some(base) = self.tp() else {
+            return Vec::new();
+        };
+        [Form::SameReg, Form::Indexed]
+            .into_iter()
+            .filter_map(|f| {
+                let t = self.form(f)?.tp()?;
+                ((t - base).abs() > (0.05 * base).max(0.02)).then_some((f, t))
+            })
+            .collect()
+    }
 }
 
+fn min_opt(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Latency as written: whole cycles within 0.1, otherwise two decimals; below half a cycle
+/// the chain does not depend on the instruction (a dependency-breaking idiom): 0.
 fn round_lat(x: f64) -> f64 {
-    let x = x.max(0.0);
+    if x < 0.5 {
+        return 0.0;
+    }
     let r = x.round();
     if (x - r).abs() <= 0.1 {
         r
@@ -74,15 +171,22 @@ fn round_lat(x: f64) -> f64 {
 /// Per (start, target, kind): fast values, slow values, upper-bound flag.
 type LatAcc = (Vec<f64>, Vec<f64>, bool);
 
-/// Phase-1 interpretation: throughput and latencies.
+fn min_of(v: &[f64]) -> Option<f64> {
+    v.iter()
+        .cloned()
+        .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))))
+}
+
+/// Phase-1 interpretation: throughput (per form; fast and slow divider values) and latencies.
 pub fn phase1(
     roles: &[Role],
     outcomes: &[Outcome],
     divide: Option<DivKind>,
     r: &mut VariantResult,
 ) {
-    let mut tp_u: Vec<f64> = Vec::new();
-    let mut tp_l: Vec<f64> = Vec::new();
+    // (form, loop) → values; and divider values (fast, slow).
+    let mut tps: BTreeMap<(u8, bool), Vec<f64>> = BTreeMap::new();
+    let (mut div_fast, mut div_slow) = (Vec::new(), Vec::new());
     let mut lats: BTreeMap<(u32, u32, u8), LatAcc> = BTreeMap::new();
     for (role, out) in roles.iter().zip(outcomes) {
         match out {
@@ -93,13 +197,19 @@ pub fn phase1(
         let Some(v) = out.value() else { continue };
         match role {
             Role::Tp {
-                instances, loop_, ..
+                instances,
+                loop_,
+                slow,
+                form,
             } => {
                 let t = v / *instances as f64;
-                if *loop_ {
-                    tp_l.push(t)
-                } else {
-                    tp_u.push(t)
+                tps.entry((*form as u8, *loop_)).or_default().push(t);
+                if !loop_ && *form == Form::Base {
+                    if *slow == Some(true) {
+                        div_slow.push(t)
+                    } else {
+                        div_fast.push(t)
+                    }
                 }
             }
             Role::Lat {
@@ -126,20 +236,37 @@ pub fn phase1(
             _ => {}
         }
     }
-    let min = |v: &[f64]| {
-        v.iter()
-            .cloned()
-            .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.min(x))))
+    let tp = |form: Form, loop_: bool| {
+        tps.get(&(form as u8, loop_))
+            .and_then(|v| min_of(v))
+            .map(fancy_round)
     };
-    r.tp_unrolled = min(&tp_u).map(fancy_round);
-    r.tp_loop = min(&tp_l).map(fancy_round);
-    if divide.is_some() {
-        r.div_cycles = r.tp_unrolled.map(|t| t.round().max(1.0) as u32);
+    r.tp_unrolled = tp(Form::Base, false);
+    r.tp_loop = tp(Form::Base, true);
+    for form in [Form::SameReg, Form::Indexed] {
+        let (u, l) = (tp(form, false), tp(form, true));
+        if u.is_some() || l.is_some() {
+            if let Some(f) = r.form_mut(form) {
+                f.tp_unrolled = u;
+                f.tp_loop = l;
+            }
+        }
     }
-    let kinds = [LatKind::Reg, LatKind::SameReg, LatKind::Addr, LatKind::Mem];
+    if divide.is_some() {
+        let occ = |v: &[f64]| min_of(v).map(|t| fancy_round(t).round().max(1.0) as u32);
+        r.div_cycles = occ(&div_fast).or(occ(&div_slow));
+        r.div_cycles_slow = occ(&div_slow);
+    }
+    let kinds = [
+        LatKind::Reg,
+        LatKind::SameReg,
+        LatKind::Addr,
+        LatKind::Mem,
+        LatKind::AddrIndex,
+    ];
     let mut out = Vec::new();
     for ((s, t, k), (fast, slow, upper)) in &lats {
-        let (lo, hi) = match (min(fast), min(slow)) {
+        let (lo, hi) = match (min_of(fast), min_of(slow)) {
             (Some(a), Some(b)) => (a.min(b), a.max(b)),
             (Some(a), None) | (None, Some(a)) => (a, a),
             _ => continue,
@@ -167,112 +294,10 @@ pub fn phase1(
     r.latencies = out;
 }
 
-/// Phase-2 interpretation: µops from the filler, ports from blocking.
-///
-/// `blockers[g] = (ports without prefix, n_ports, valid)`.
-pub fn phase2(
-    roles: &[Role],
-    outcomes: &[Outcome],
-    instances: usize,
-    dispatch_width: f64,
-    blockers: &[(String, usize, bool)],
-    r: &mut VariantResult,
-) {
-    let mut groups = Vec::new();
-    for (role, out) in roles.iter().zip(outcomes) {
-        if let Outcome::Fault(s) = out {
-            r.faults.push(s.clone());
-        }
-        let Some(v) = out.value() else { continue };
-        let t = v / instances.max(1) as f64;
-        match role {
-            Role::Filler { k } => {
-                let m = dispatch_width * t - *k as f64;
-                let u = m.round().max(1.0);
-                r.uops = Some(u as u32);
-                r.uops_residual = Some((m - m.round()).abs());
-            }
-            Role::Block { group, k } => {
-                if let Some((ports, n, true)) = blockers.get(*group) {
-                    groups.push((ports.clone(), *n, *k as f64, t));
-                }
-            }
-            _ => {}
-        }
-    }
-    if !groups.is_empty() {
-        let (pu, res) = counters::infer_from_interference(&groups);
-        r.ports = pu;
-        r.ports_residual = Some((res * 100.0).round() / 100.0);
-    }
-}
-
-fn lat_value(l: &LatResult) -> LatValue {
-    LatValue {
-        min: l.min,
-        max: l.max,
-        upper_bound: l.upper,
-    }
-}
-
-/// The `<measurement>` element of a result. Unmeasured values are absent, never 0.
-pub fn to_measurement(r: &VariantResult, port_prefix: &str) -> Measurement {
-    let two = |x: Option<f64>| x.map(|v| (v * 100.0).round() / 100.0);
-    let mut base = MeasureValues {
-        tp_unrolled: two(r.tp_unrolled),
-        tp_loop: two(r.tp_loop),
-        uops: r.uops,
-        div_cycles: r.div_cycles,
-        ..MeasureValues::default()
-    };
-    if !r.ports.is_empty() {
-        let mut groups: Vec<PortGroup> = r
-            .ports
-            .iter()
-            .map(|(p, n)| PortGroup {
-                count: *n,
-                prefix: port_prefix.to_string(),
-                ports: p.clone(),
-            })
-            .collect();
-        groups.sort_by(|a, b| a.ports.cmp(&b.ports));
-        base.tp_ports = counters::tp_ports(&r.ports);
-        base.ports = Some(PortUsage { groups });
-    }
-    let mut lat: BTreeMap<(u32, u32), Latency> = BTreeMap::new();
-    for l in &r.latencies {
-        let e = lat.entry((l.start, l.target)).or_insert_with(|| Latency {
-            start_op: l.start,
-            target_op: l.target,
-            ..Latency::default()
-        });
-        let v = Some(lat_value(l));
-        match l.kind {
-            LatKind::Reg => e.cycles = v,
-            LatKind::SameReg => e.cycles_same_reg = v,
-            LatKind::Addr => e.cycles_addr = v,
-            LatKind::Mem => e.cycles_mem = v,
-        }
-    }
-    let mut extra = BTreeMap::new();
-    if let Some(x) = r.uops_residual {
-        extra.insert("uops_residual".to_string(), format!("{x:.2}"));
-    }
-    if let Some(x) = r.ports_residual {
-        extra.insert("ports_residual".to_string(), format!("{x:.2}"));
-    }
-    Measurement {
-        base,
-        same_reg: None,
-        indexed: None,
-        latencies: lat.into_values().collect(),
-        extra,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::uopsxml::LatValue;
 
     fn c(v: f64) -> Outcome {
         Outcome::Cycles {
@@ -288,16 +313,19 @@ mod tests {
                 instances: 8,
                 loop_: false,
                 slow: None,
+                form: Form::Base,
             },
             Role::Tp {
                 instances: 8,
                 loop_: false,
                 slow: None,
+                form: Form::Base,
             },
             Role::Tp {
                 instances: 8,
                 loop_: true,
                 slow: None,
+                form: Form::Base,
             },
             Role::Lat {
                 start: 1,
@@ -343,7 +371,7 @@ mod tests {
             "same-reg equal to reg is dropped: {:?}",
             r.latencies
         );
-        let m = to_measurement(&r, "FP");
+        let m = to_measurement(&r, 6.0);
         assert_eq!(m.base.tp_unrolled, Some(0.25));
         assert!(m.base.uops.is_none(), "unmeasured must be absent, not 0");
         assert_eq!(m.latencies[1].cycles, Some(LatValue::exact(1.0)));
@@ -356,6 +384,7 @@ mod tests {
                 instances: 1,
                 loop_: false,
                 slow: Some(false),
+                form: Form::Base,
             },
             Role::Lat {
                 start: 2,
@@ -369,6 +398,7 @@ mod tests {
                 instances: 1,
                 loop_: false,
                 slow: Some(true),
+                form: Form::Base,
             },
             Role::Lat {
                 start: 2,
@@ -385,24 +415,5 @@ mod tests {
         assert_eq!(r.tp_unrolled, Some(9.0));
         assert_eq!(r.div_cycles, Some(9));
         assert_eq!((r.latencies[0].min, r.latencies[0].max), (9.0, 15.0));
-    }
-
-    #[test]
-    fn uops_and_ports_inference() {
-        let roles = vec![
-            Role::Filler { k: 11 },
-            Role::Block { group: 0, k: 4 },
-            Role::Block { group: 1, k: 4 },
-        ];
-        // 8 instances; per instance: filler (1 + 11)/6 = 2.0; FP01 not hit: 2.0; FP23 hit: 2.5.
-        let outs = vec![c(16.0), c(16.0), c(20.0)];
-        let blockers = vec![("01".to_string(), 2, true), ("23".to_string(), 2, true)];
-        let mut r = VariantResult::default();
-        phase2(&roles, &outs, 8, 6.0, &blockers, &mut r);
-        assert_eq!(r.uops, Some(1));
-        assert_eq!(r.ports, vec![("23".to_string(), 1)]);
-        let m = to_measurement(&r, "FP");
-        assert_eq!(m.base.ports.unwrap().to_string(), "1*FP23");
-        assert_eq!(m.base.tp_ports, Some(0.5));
     }
 }

@@ -1,0 +1,185 @@
+//! One batch of variants, in three engine calls: phase 1 (throughput of every form,
+//! latencies), phase 2 (µop fillers, port blocking, the `JZ` fusion test; per-port counters
+//! instead of blocking when the PMU has them), phase 3 (the other Jcc forms of the
+//! instructions that fused).
+
+use super::super::catalog::{DivKind, OpRef, RegClass, Slot, Variant};
+use super::super::harness::Spec;
+use super::super::infer::{self, VariantClass, VariantResult};
+use super::super::plan::{self, Phase2Request, Role};
+use super::super::portcount;
+use super::super::MeasureError;
+use super::setup::Ctx;
+
+/// What the interpretation needs to know about a variant.
+pub(super) fn class_of(v: &Variant) -> VariantClass {
+    let mem_accesses = v
+        .slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Slot::Mem { .. }))
+        .map(|(i, _)| {
+            let o = v
+                .operands
+                .iter()
+                .find(|o| o.what == OpRef::Explicit(i as u32));
+            match o {
+                Some(o) if o.read && o.write => 2,
+                _ => 1,
+            }
+        })
+        .sum();
+    VariantClass {
+        mem_accesses,
+        int_divide: matches!(v.divide, Some(DivKind::Int(_))),
+        fp_divide: matches!(v.divide, Some(DivKind::FpDouble | DivKind::FpSingle)),
+        vector: v.slots.iter().any(
+            |s| matches!(s, Slot::Reg(c) if c.is_vec() || matches!(c, RegClass::Mm | RegClass::K)),
+        ),
+        wide: v.slots.iter().any(|s| {
+            matches!(
+                s,
+                Slot::Reg(RegClass::Zmm)
+                    | Slot::Mem {
+                        bytes: 64,
+                        bcst: false
+                    }
+            )
+        }),
+    }
+}
+
+/// Specs of all planned variants back to back, with each variant's span and roles.
+struct Flat {
+    specs: Vec<Spec>,
+    spans: Vec<std::ops::Range<usize>>,
+    roles: Vec<Vec<Role>>,
+}
+
+fn flatten(plans: Vec<Result<plan::Planned, String>>) -> (Flat, Vec<Option<String>>) {
+    let mut f = Flat {
+        specs: Vec::new(),
+        spans: Vec::new(),
+        roles: Vec::new(),
+    };
+    let mut errors = Vec::new();
+    for p in plans {
+        let start = f.specs.len();
+        match p {
+            Ok(p) => {
+                f.roles.push(p.iter().map(|(_, r)| r.clone()).collect());
+                f.specs.extend(p.into_iter().map(|(s, _)| s));
+                errors.push(None);
+            }
+            Err(e) => {
+                f.roles.push(Vec::new());
+                errors.push(Some(e));
+            }
+        }
+        f.spans.push(start..f.specs.len());
+    }
+    (f, errors)
+}
+
+/// Measures a batch of variants.
+pub(super) fn measure_batch(
+    ctx: &mut Ctx,
+    batch: &[&Variant],
+) -> Result<Vec<Result<VariantResult, String>>, MeasureError> {
+    // Phase 1.
+    let (f1, errors) = flatten(batch.iter().map(|v| plan::phase1(v, &ctx.basics)).collect());
+    let out1 = ctx.engine.measure(&f1.specs)?;
+    let mut results: Vec<Result<VariantResult, String>> = Vec::new();
+    for (i, v) in batch.iter().enumerate() {
+        match &errors[i] {
+            Some(e) => results.push(Err(e.clone())),
+            None => {
+                let mut r = VariantResult::default();
+                infer::phase1(&f1.roles[i], &out1[f1.spans[i].clone()], v.divide, &mut r);
+                results.push(Ok(r));
+            }
+        }
+    }
+    // Phase 2.
+    let usable_blockers: Vec<(plan::Blocker, bool)> = if ctx.port_events.is_some() {
+        Vec::new() // Mode B: counters replace blocking by cycles
+    } else {
+        ctx.blockers.clone()
+    };
+    let plans2 = batch
+        .iter()
+        .zip(&results)
+        .map(
+            |(v, r)| match r.as_ref().ok().and_then(|r| r.tp().map(|t| (r, t))) {
+                Some((r, tp)) => plan::phase2(
+                    v,
+                    &Phase2Request {
+                        tp,
+                        forms: r.differing_forms(),
+                    },
+                    &usable_blockers,
+                ),
+                None => Ok(Vec::new()),
+            },
+        )
+        .collect();
+    let (f2, _) = flatten(plans2);
+    let inst: Vec<usize> = batch.iter().map(|v| plan::instances_of(v)).collect();
+    if !f2.specs.is_empty() {
+        let out2 = ctx.engine.measure(&f2.specs)?;
+        for (i, v) in batch.iter().enumerate() {
+            if let Ok(r) = &mut results[i] {
+                infer::phase2(
+                    &f2.roles[i],
+                    &out2[f2.spans[i].clone()],
+                    inst[i],
+                    ctx.dispatch,
+                    &ctx.usable,
+                    class_of(v),
+                    r,
+                );
+            }
+        }
+    }
+    // Mode B: ports from per-port counters (Algorithm 1).
+    if let Some(events) = ctx.port_events.clone() {
+        let mut src = ctx.engine.port_counters(events);
+        for (i, v) in batch.iter().enumerate() {
+            if let Ok(r) = &mut results[i] {
+                if let Some(tp) = r.tp() {
+                    let found = portcount::port_usage(&mut src, v, tp, &ctx.counter_blockers)?;
+                    if let Some((ports, uops)) = found {
+                        r.ports = ports;
+                        r.ports_residual = None;
+                        r.uops = Some(uops);
+                    }
+                }
+            }
+        }
+    }
+    // Phase 3: the other Jcc forms for the instructions that fused with JZ.
+    let plans3 = batch
+        .iter()
+        .zip(&results)
+        .map(|(v, r)| match r {
+            Ok(r) if !r.macro_fusible.is_empty() => plan::phase3(v, r.tp().unwrap_or(1.0)),
+            _ => Ok(Vec::new()),
+        })
+        .collect();
+    let (f3, _) = flatten(plans3);
+    if !f3.specs.is_empty() {
+        let out3 = ctx.engine.measure(&f3.specs)?;
+        for i in 0..batch.len() {
+            if let Ok(r) = &mut results[i] {
+                infer::phase3(
+                    &f3.roles[i],
+                    &out3[f3.spans[i].clone()],
+                    inst[i],
+                    ctx.dispatch,
+                    r,
+                );
+            }
+        }
+    }
+    Ok(results)
+}

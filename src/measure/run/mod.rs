@@ -1,0 +1,345 @@
+//! The run as a user lives it: catalogue → batches of variants measured in forked children →
+//! checkpoint → XML (atomic) and arch TOML, with progress callbacks and resume.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use regex::Regex;
+
+use super::catalog::{self, HostFeatures, Skeleton, Variant};
+use super::checkpoint::{self, Checkpoint, Header};
+use super::infer::{self, VariantResult};
+use super::machine;
+use super::plan::Domain;
+use super::timer::TimeBase;
+use super::{MeasureConfig, MeasureError, MeasureSummary, Progress};
+use crate::uopsxml::{ArchRecord, InstrRecord, WriteOptions};
+
+mod batch;
+mod machine_bench;
+mod setup;
+
+use batch::measure_batch;
+use machine_bench::measure_machine;
+use setup::{blocker_summary, setup};
+
+/// CPU brand string from CPUID.
+pub fn cpu_model() -> String {
+    let mut b = Vec::new();
+    for leaf in 0x8000_0002u32..=0x8000_0004 {
+        for w in super::jit::cpuid(leaf, 0) {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    String::from_utf8_lossy(&b)
+        .trim_matches(char::from(0))
+        .trim()
+        .to_string()
+}
+
+/// uops.info arch name from CPUID vendor/family/model (None if unknown).
+pub fn detect_arch() -> Option<String> {
+    let v = super::jit::cpuid(0, 0);
+    let vendor: Vec<u8> = [v[1], v[3], v[2]]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let l1 = super::jit::cpuid(1, 0)[0];
+    let base_fam = (l1 >> 8) & 0xF;
+    let fam = if base_fam == 0xF {
+        base_fam + ((l1 >> 20) & 0xFF)
+    } else {
+        base_fam
+    };
+    let model = ((l1 >> 4) & 0xF) | (((l1 >> 16) & 0xF) << 4);
+    super::arch_name(&String::from_utf8_lossy(&vendor), fam, model).map(str::to_string)
+}
+
+fn default_checkpoint(out: &Path) -> PathBuf {
+    let mut s = out.as_os_str().to_owned();
+    s.push(".checkpoint.jsonl");
+    PathBuf::from(s)
+}
+
+/// Runs the whole measurement (see [`super::run`]).
+pub fn run(
+    config: MeasureConfig,
+    progress: &mut dyn Progress,
+) -> Result<MeasureSummary, MeasureError> {
+    let t0 = Instant::now();
+    let filter = match &config.filter {
+        Some(f) => Some(Regex::new(f).map_err(|e| MeasureError::Config(format!("filter: {e}")))?),
+        None => None,
+    };
+    let arch = config
+        .arch
+        .clone()
+        .or_else(detect_arch)
+        .ok_or_else(|| MeasureError::Config("unknown CPU: pass an architecture name".into()))?;
+    let cpu = cpu_model();
+    // Catalogue.
+    let skel = match &config.skeleton {
+        Some(p) => {
+            progress.message(&format!("reading skeleton {}", p.display()));
+            let recs = crate::uopsxml::read_file(p, &crate::uopsxml::ArchFilter::default())
+                .map_err(|e| MeasureError::Skeleton(e.to_string()))?;
+            Some(Skeleton::new(recs))
+        }
+        None => None,
+    };
+    let cat = catalog::build(&HostFeatures::detect(), skel.as_ref(), &config.catalog);
+    let catalogue_len = cat.variants.len();
+    let mut selected: Vec<&Variant> = cat
+        .variants
+        .iter()
+        .filter(|v| {
+            filter
+                .as_ref()
+                .is_none_or(|re| re.is_match(&v.record.string))
+        })
+        .collect();
+    if let Some(n) = config.limit {
+        selected.truncate(n);
+    }
+    // Checkpoint.
+    let ck_path = config
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| default_checkpoint(&config.out));
+    let header = Header {
+        arch: arch.clone(),
+        cpu: cpu.clone(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+    };
+    let mut done: HashMap<String, VariantResult> = HashMap::new();
+    let mut ck = if config.resume && ck_path.exists() {
+        let (h, d) = checkpoint::load::<VariantResult>(&ck_path)?;
+        if let Some(h) = h {
+            if h.arch != header.arch || h.cpu != header.cpu {
+                return Err(MeasureError::Config(format!(
+                    "checkpoint {} is for {} on {}, not {} on {}",
+                    ck_path.display(),
+                    h.arch,
+                    h.cpu,
+                    header.arch,
+                    header.cpu
+                )));
+            }
+        }
+        done = d
+            .into_iter()
+            .map(|(k, mut r)| {
+                normalise_old_record(&mut r);
+                (k, r)
+            })
+            .collect();
+        Checkpoint::append_to(&ck_path)?
+    } else {
+        Checkpoint::create(&ck_path, &header)?
+    };
+    let resumed = selected
+        .iter()
+        .filter(|v| done.contains_key(&v.record.string))
+        .count();
+    let todo: Vec<&Variant> = selected
+        .iter()
+        .copied()
+        .filter(|v| !done.contains_key(&v.record.string))
+        .collect();
+    progress.begin(selected.len() as u64);
+    progress.advance(resumed as u64, "");
+    let mut ctx = setup(&config, &arch, progress)?;
+    let machine = if config.machine_out.is_some() {
+        let groups = ctx
+            .blockers
+            .iter()
+            .filter(|(b, ok)| *ok && b.domain != Domain::Fp)
+            .chain(
+                ctx.blockers
+                    .iter()
+                    .filter(|(b, ok)| *ok && b.domain == Domain::Fp),
+            )
+            .map(|(b, _)| b.ports.clone())
+            .collect();
+        let m = measure_machine(&mut ctx.engine, progress, groups)?;
+        Some(m)
+    } else {
+        None
+    };
+    let mut failed: BTreeMap<String, usize> = BTreeMap::new();
+    let mut interrupted = false;
+    let mut count = resumed as u64;
+    for chunk in todo.chunks(config.batch.max(1)) {
+        if progress.interrupted() {
+            interrupted = true;
+            break;
+        }
+        progress.advance(count, &chunk[0].record.string);
+        let results = measure_batch(&mut ctx, chunk)?;
+        for (v, r) in chunk.iter().zip(results) {
+            let r = match r {
+                Ok(r) => r,
+                Err(e) => {
+                    *failed.entry(format!("not planned: {e}")).or_insert(0) += 1;
+                    VariantResult::default()
+                }
+            };
+            if !r.measured() {
+                let why = r
+                    .faults
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "nothing measured".into());
+                *failed.entry(why).or_insert(0) += 1;
+            }
+            ck.push(&v.record.string, &r)?;
+            done.insert(v.record.string.clone(), r);
+        }
+        ck.sync()?;
+        count += chunk.len() as u64;
+        progress.advance(
+            count,
+            chunk.last().map(|v| v.record.string.as_str()).unwrap_or(""),
+        );
+    }
+    // Output (also after an interruption: a partial but valid file).
+    let measured = selected
+        .iter()
+        .filter(|v| {
+            done.get(&v.record.string)
+                .is_some_and(VariantResult::measured)
+        })
+        .count();
+    let ratio = ctx.engine.last_ratio;
+    let mut arch_attrs = BTreeMap::new();
+    let date = today();
+    arch_attrs.insert("cpu".to_string(), cpu.clone());
+    arch_attrs.insert("date".to_string(), date.clone());
+    let ports_how = if ctx.port_events.is_some() {
+        "ports from per-port counters by Algorithm 1".to_string()
+    } else {
+        format!(
+            "ports inferred by interference with blockers ({}), fitted per combination (ports_residual), arch description's ports where the fit gives none (ports_default)",
+            blocker_summary(&ctx.blockers)
+        )
+    };
+    arch_attrs.insert(
+        "method".to_string(),
+        format!(
+            "suaca measure: {}; min of {} reps, median of {} processes, two unroll counts differenced; uops = dispatch slots inferred with a zero-idiom filler (width {}); {}; macro-fusion from Jcc pairs against the dispatch limit",
+            ctx.engine.time_base.describe(),
+            config.reps,
+            config.processes,
+            ctx.dispatch,
+            ports_how
+        ),
+    );
+    arch_attrs.insert(
+        "suaca_version".to_string(),
+        env!("CARGO_PKG_VERSION").to_string(),
+    );
+    if ctx.port_events.is_none() {
+        arch_attrs.insert("ports_inferred".to_string(), "1".to_string());
+    }
+    arch_attrs.insert("uops_inferred".to_string(), "1".to_string());
+    arch_attrs.insert("macro_fusible_inferred".to_string(), "1".to_string());
+    if let (Some(r), TimeBase::Tsc { .. }) = (ratio, &ctx.engine.time_base) {
+        arch_attrs.insert("cycles_per_tsc_tick".to_string(), format!("{r:.4}"));
+    }
+    let mut records: Vec<InstrRecord> = Vec::new();
+    for v in &cat.variants {
+        let Some(r) = done.get(&v.record.string) else {
+            continue;
+        };
+        if !r.measured() {
+            continue;
+        }
+        // Ports for every µop: the arch description's where the fit found none (an output
+        // interpretation; the checkpoint keeps what was measured).
+        let mut r = r.clone();
+        ctx.fallback.apply(batch::class_of(v), ctx.dispatch, &mut r);
+        let mut rec = v.record.clone();
+        rec.attrs.remove("iced_code");
+        rec.archs = vec![ArchRecord {
+            name: arch.clone(),
+            attrs: arch_attrs.clone(),
+            measurement: Some(infer::to_measurement(&r, ctx.dispatch)),
+        }];
+        records.push(rec);
+    }
+    let mut xml = Vec::new();
+    crate::uopsxml::write_instructions(
+        &mut xml,
+        &records,
+        &WriteOptions {
+            date: Some(date.clone()),
+        },
+    )
+    .map_err(|e| MeasureError::Io {
+        path: config.out.clone(),
+        source: e,
+    })?;
+    let bytes = if config.out.extension().is_some_and(|e| e == "zst") {
+        zstd::encode_all(&xml[..], 19).map_err(|e| MeasureError::Io {
+            path: config.out.clone(),
+            source: e,
+        })?
+    } else {
+        xml
+    };
+    checkpoint::write_atomic(&config.out, &bytes)?;
+    if let (Some(p), Some(m)) = (&config.machine_out, &machine) {
+        let base = crate::uarch::names()
+            .iter()
+            .find(|n| **n == arch.as_str())
+            .map(|_| arch.as_str());
+        checkpoint::write_atomic(p, machine::to_toml(&arch, base, m).as_bytes())?;
+    }
+    Ok(MeasureSummary {
+        arch,
+        cpu,
+        catalogue: catalogue_len,
+        skipped: cat.skip_summary(),
+        selected: selected.len(),
+        measured,
+        resumed,
+        failed,
+        interrupted,
+        wall: t0.elapsed(),
+        out: config.out.clone(),
+        checkpoint: ck_path,
+        machine,
+        time_base: ctx.engine.time_base.describe(),
+        cycles_per_tsc_tick: ratio,
+    })
+}
+
+/// Checkpoints written before integer ports existed stored FP groups without their prefix
+/// (`23` for `FP23`).
+fn normalise_old_record(r: &mut VariantResult) {
+    for (c, _) in r.ports.iter_mut() {
+        if c.starts_with(|ch: char| ch.is_ascii_digit()) {
+            *c = format!("FP{c}");
+        }
+    }
+}
+
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0) as i64;
+    let days = secs.div_euclid(86_400);
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    format!("{:04}-{:02}-{:02}", if m <= 2 { y + 1 } else { y }, m, d)
+}
