@@ -52,6 +52,7 @@ pub fn phase2(
 ) {
     let mut exps = Vec::new();
     let mut fuse = Vec::new();
+    let mut fillers: BTreeMap<u8, (Form, f64)> = BTreeMap::new();
     for (role, out) in roles.iter().zip(outcomes) {
         if let Outcome::Fault(s) = out {
             r.faults.push(s.clone());
@@ -61,21 +62,8 @@ pub fn phase2(
         match role {
             Role::Filler { k, form } => {
                 let m = dispatch_width * t - *k as f64;
-                let u = m.round().max(1.0) as u32;
-                let res = Some(((m - m.round()).abs() * 100.0).round() / 100.0);
-                match form {
-                    Form::Base => {
-                        r.uops = Some(u);
-                        r.uops_residual = res;
-                        r.uops_raw = Some(m);
-                    }
-                    Form::SameReg | Form::Indexed => {
-                        if let Some(f) = r.form_mut(*form) {
-                            f.uops = Some(u);
-                            f.uops_residual = res;
-                        }
-                    }
-                }
+                let e = fillers.entry(*form as u8).or_insert((*form, m));
+                e.1 = e.1.min(m);
             }
             Role::Block { group, k } => {
                 if let Some(b) = blockers.get(*group).filter(|b| b.usable) {
@@ -84,6 +72,24 @@ pub fn phase2(
             }
             Role::Fuse { jcc, k } => fuse.push((*jcc, dispatch_width * t - *k as f64)),
             _ => {}
+        }
+    }
+    // Dispatch slots: the smallest estimate of each form (noise only adds time).
+    for (form, m) in fillers.into_values() {
+        let u = m.round().max(1.0) as u32;
+        let res = Some(((m - m.round()).abs() * 100.0).round() / 100.0);
+        match form {
+            Form::Base => {
+                r.uops = Some(u);
+                r.uops_residual = res;
+                r.uops_raw = Some(m);
+            }
+            Form::SameReg | Form::Indexed => {
+                if let Some(f) = r.form_mut(form) {
+                    f.uops = Some(u);
+                    f.uops_residual = res;
+                }
+            }
         }
     }
     if !exps.is_empty() {
@@ -127,12 +133,14 @@ pub fn phase3(
     record_fusion(&fuse, r);
 }
 
-/// A pair fuses when it takes less than half a dispatch slot more than the instruction alone;
-/// the result of a measured condition holds for its family ([`jcc_family`]).
+/// A pair fuses when it takes less than half a dispatch slot more than the instruction alone
+/// (its whole macro-ops); the result of a measured condition holds for its family
+/// ([`jcc_family`]).
 fn record_fusion(pairs: &[(usize, f64)], r: &mut VariantResult) {
-    let (Some(alone), Some(uops)) = (r.uops_raw, r.uops) else {
+    let Some(uops) = r.uops else {
         return;
     };
+    let alone = uops as f64;
     let table = jcc_table();
     let mut fused: Vec<usize> = r
         .macro_fusible
@@ -185,14 +193,15 @@ impl PortFallback {
         self.by_role.get(&format!("{role:?}")).map(String::as_str)
     }
 
-    /// Completes `r`: a variant that needs an execution port (it runs slower than the
-    /// dispatch limit) but got no port from the fit gets `uops` µops on the ports of its role
-    /// (marked in `ports_default`).
+    /// Completes `r` so that every µop has ports: a variant that runs slower than the
+    /// dispatch limit (so it executes somewhere) but whose fit attributed fewer µops than its
+    /// macro-ops gets the missing ones on the ports of its role (marked in `ports_default`).
     pub fn apply(&self, class: VariantClass, dispatch_width: f64, r: &mut VariantResult) {
         let Some(uops) = r.uops.filter(|u| *u > 0) else {
             return;
         };
-        if !r.ports.is_empty() {
+        let listed: u32 = r.ports.iter().map(|(_, n)| *n).sum();
+        if listed >= uops {
             return;
         }
         if r.tp()
@@ -211,9 +220,17 @@ impl PortFallback {
         } else {
             PortRole::Alu
         };
-        if let Some(g) = self.group(role) {
-            r.ports = vec![(g.to_string(), uops)];
-            r.ports_default = r.ports.clone();
+        let Some(g) = self.group(role) else {
+            return;
+        };
+        let missing = uops - listed;
+        match r.ports.iter_mut().find(|(c, _)| c == g) {
+            Some((_, n)) => *n += missing,
+            None => r.ports.push((g.to_string(), missing)),
+        }
+        match r.ports_default.iter_mut().find(|(c, _)| c == g) {
+            Some((_, n)) => *n += missing,
+            None => r.ports_default.push((g.to_string(), missing)),
         }
     }
 }
@@ -393,5 +410,24 @@ mod tests {
         };
         fb.apply(VariantClass::default(), 6.0, &mut x);
         assert!(x.ports.is_empty());
+        // A partial fit: 2 macro-ops, one µop found on FP23; the other goes to the vector
+        // pipes of the arch description.
+        let mut u = VariantResult {
+            uops: Some(2),
+            tp_unrolled: Some(1.0),
+            ports: vec![("FP23".into(), 1)],
+            ..VariantResult::default()
+        };
+        let vec = VariantClass {
+            vector: true,
+            ..VariantClass::default()
+        };
+        fb.apply(vec, 6.0, &mut u);
+        assert_eq!(u.ports, vec![("FP23".into(), 1), ("FP0123".into(), 1)]);
+        assert_eq!(u.ports_default, vec![("FP0123".into(), 1)]);
+        // Applying twice changes nothing.
+        let again = u.clone();
+        fb.apply(vec, 6.0, &mut u);
+        assert_eq!(u, again);
     }
 }

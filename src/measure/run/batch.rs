@@ -181,11 +181,5 @@ pub(super) fn measure_batch(
             }
         }
     }
-    // Fallback to the arch description for variants without any inferred port.
-    for (i, v) in batch.iter().enumerate() {
-        if let Ok(r) = &mut results[i] {
-            ctx.fallback.apply(class_of(v), ctx.dispatch, r);
-        }
-    }
     Ok(results)
 }

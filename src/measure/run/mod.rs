@@ -255,12 +255,16 @@ pub fn run(
         if !r.measured() {
             continue;
         }
+        // Ports for every µop: the arch description's where the fit found none (an output
+        // interpretation; the checkpoint keeps what was measured).
+        let mut r = r.clone();
+        ctx.fallback.apply(batch::class_of(v), ctx.dispatch, &mut r);
         let mut rec = v.record.clone();
         rec.attrs.remove("iced_code");
         rec.archs = vec![ArchRecord {
             name: arch.clone(),
             attrs: arch_attrs.clone(),
-            measurement: Some(infer::to_measurement(r, ctx.dispatch)),
+            measurement: Some(infer::to_measurement(&r, ctx.dispatch)),
         }];
         records.push(rec);
     }

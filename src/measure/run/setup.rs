@@ -56,6 +56,31 @@ pub(super) fn choose(candidates: &[Blocker], tps: &[Option<f64>]) -> Vec<(Blocke
     out
 }
 
+/// Measures `specs`, measuring again (twice at most) those whose value fails `ok`; keeps the
+/// smallest value of each (noise only adds time).
+fn measure_min(
+    engine: &mut Engine,
+    specs: &[Spec],
+    ok: impl Fn(usize, f64) -> bool,
+) -> Result<Vec<Option<f64>>, MeasureError> {
+    let mut best: Vec<Option<f64>> = engine.measure(specs)?.iter().map(Outcome::value).collect();
+    for _ in 0..2 {
+        let again: Vec<usize> = (0..specs.len())
+            .filter(|&i| best[i].is_none_or(|t| !ok(i, t)))
+            .collect();
+        if again.is_empty() {
+            break;
+        }
+        let sub: Vec<Spec> = again.iter().map(|&i| specs[i].clone()).collect();
+        for (&i, o) in again.iter().zip(engine.measure(&sub)?) {
+            if let Some(t) = o.value() {
+                best[i] = Some(best[i].map_or(t, |b| b.min(t)));
+            }
+        }
+    }
+    Ok(best)
+}
+
 /// Invalidates blockers whose interference with the others contradicts the combination
 /// structure: per conflicting pair, the one with fewer ports (its port set is the doubtful
 /// assumption). `results`: (a, b, measured µops of b on a's ports, expected).
@@ -126,8 +151,10 @@ pub(super) fn setup(
     let mut notes = Vec::new();
     let mut blockers = Vec::new();
     if !candidates.is_empty() {
-        let out = engine.measure(&plan::blocker_specs(&candidates))?;
-        let tps: Vec<Option<f64>> = out.iter().map(Outcome::value).collect();
+        let specs = plan::blocker_specs(&candidates);
+        let tps = measure_min(&mut engine, &specs, |i, t| {
+            (t * candidates[i].n_ports as f64 - 1.0).abs() <= 0.03
+        })?;
         for (b, t) in candidates.iter().zip(&tps) {
             notes.push(format!(
                 "candidate {} for {}: {}",
@@ -144,14 +171,15 @@ pub(super) fn setup(
             .filter(|(a, b, ..)| blockers[*a].1 && blockers[*b].1)
             .collect();
         let specs: Vec<Spec> = inter.iter().map(|x| x.2.clone()).collect();
-        let out = engine.measure(&specs)?;
+        let u = |i: usize, t: f64| t / 4.0 * usable[inter[i].0].n_ports as f64 - inter[i].3 as f64;
+        let out = measure_min(&mut engine, &specs, |i, t| {
+            (u(i, t) - inter[i].4).abs() <= 0.3
+        })?;
         let results: Vec<(usize, usize, Option<f64>, f64)> = inter
             .iter()
             .zip(&out)
-            .map(|((a, b, _, k, want), o)| {
-                let n = usable[*a].n_ports as f64;
-                (*a, *b, o.value().map(|t| t / 4.0 * n - *k as f64), *want)
-            })
+            .enumerate()
+            .map(|(i, ((a, b, _, _, want), t))| (*a, *b, t.map(|t| u(i, t)), *want))
             .collect();
         notes.extend(check_structure(&mut blockers, &results));
         for (b, ok) in &blockers {

@@ -1,0 +1,131 @@
+//! The embedded ZEN4 data (`data/measured/ZEN4.xml.zst`, issue #5): every port group is one the
+//! ZEN4 description can simulate, integer instructions have integer ports, every µop of an
+//! instruction that executes has ports, and the analyzer shows integer port pressure from it.
+#![forbid(unsafe_code)]
+
+mod common;
+use common::{program, root, suaca};
+
+use suaca::uopsxml::{read_file, ArchFilter, InstrRecord, MeasureValues};
+
+fn records() -> Vec<InstrRecord> {
+    read_file(
+        &root().join("data/measured/ZEN4.xml.zst"),
+        &ArchFilter::default(),
+    )
+    .expect("embedded data reads")
+}
+
+fn base(r: &InstrRecord) -> Option<&MeasureValues> {
+    r.archs
+        .iter()
+        .find(|a| a.name == "ZEN4")?
+        .measurement
+        .as_ref()
+        .map(|m| &m.base)
+}
+
+#[test]
+fn every_port_group_maps_to_zen4_ports() {
+    let zen4 = suaca::uarch::load("ZEN4").unwrap();
+    let recs = records();
+    assert!(recs.len() > 12_000, "{}", recs.len());
+    let (mut alu, mut agu, mut fp) = (0, 0, 0);
+    for r in &recs {
+        let Some(m) = r.archs[0].measurement.as_ref() else {
+            continue;
+        };
+        for v in [Some(&m.base), m.same_reg.as_ref(), m.indexed.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            for g in v.ports.iter().flat_map(|p| &p.groups) {
+                assert!(zen4.port_mask(g).is_some(), "{}: {g}", r.string);
+            }
+        }
+        let p = m
+            .base
+            .ports
+            .as_ref()
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        alu += usize::from(p.contains("ALU"));
+        agu += usize::from(p.contains("AGU"));
+        fp += usize::from(p.contains("FP"));
+    }
+    assert!(
+        alu > 1_000 && agu > 5_000 && fp > 10_000,
+        "{alu} {agu} {fp}"
+    );
+}
+
+#[test]
+fn every_executed_uop_has_ports() {
+    for r in records() {
+        let Some(m) = base(&r) else { continue };
+        let (Some(uops), Some(tp)) = (m.uops, m.tp_unrolled.or(m.tp_loop)) else {
+            continue;
+        };
+        // Slower than the dispatch limit (6 macro-ops per cycle): the instruction executes.
+        if tp <= 1.15 * uops as f64 / 6.0 {
+            continue;
+        }
+        let listed = m.ports.as_ref().map_or(0, |p| p.total_uops());
+        assert!(
+            listed >= uops,
+            "{}: {uops} µops, ports {:?}",
+            r.string,
+            m.ports
+        );
+    }
+}
+
+#[test]
+fn integer_ports_fusion_and_provenance() {
+    let recs = records();
+    let get = |s: &str| {
+        let r = recs
+            .iter()
+            .find(|r| r.string == s)
+            .unwrap_or_else(|| panic!("{s}"));
+        (r.clone(), base(r).cloned().unwrap())
+    };
+    let ports = |m: &MeasureValues| m.ports.as_ref().map(|p| p.to_string()).unwrap_or_default();
+    assert_eq!(ports(&get("ADD_01 (R64, R64)").1), "1*ALU0123");
+    assert_eq!(ports(&get("IMUL (R64, R64)").1), "1*ALU1");
+    assert_eq!(ports(&get("SHL (R64, I8)").1), "1*ALU12");
+    assert_eq!(ports(&get("MOV (R64, M64)").1), "1*AGU012");
+    assert_eq!(ports(&get("ADD (R64, M64)").1), "1*AGU012+1*ALU0123");
+    assert_eq!(ports(&get("VADDPD (YMM, YMM, YMM)").1), "1*FP23");
+    let (cmp, m) = get("CMP_39 (R64, R64)");
+    let fus = m.macro_fusible.unwrap_or_default();
+    assert!(fus.iter().any(|j| j == "JZ (Rel8)"), "{fus:?}");
+    let attrs = &cmp.archs[0].attrs;
+    for k in ["ports_inferred", "uops_inferred", "macro_fusible_inferred"] {
+        assert_eq!(attrs.get(k).map(String::as_str), Some("1"), "{k}");
+    }
+    // Same-register form of a zero idiom: dispatch limit, no ports.
+    let (xor, _) = get("XOR_31 (R32, R32)");
+    let same = xor.archs[0].measurement.as_ref().unwrap().same_reg.clone();
+    let same = same.expect("zero idiom differs with the same register");
+    assert!(same.tp_unrolled.unwrap() < 0.2 && same.ports.is_none());
+}
+
+#[test]
+fn analyzer_shows_integer_port_pressure_from_the_embedded_data() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = suaca(
+        &["--arch", "ZEN4", "--width", "0", &program("msvc")],
+        home.path(),
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("| Line"))
+        .expect("table");
+    assert!(header.contains("ALU1"), "{text}");
+    let imul = text.lines().find(|l| l.contains("imul")).expect("imul row");
+    // imul on the multiplier, alone: 1.0 in the ALU1 column.
+    assert!(imul.contains("1.0"), "{imul}");
+}
