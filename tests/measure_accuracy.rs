@@ -6,40 +6,15 @@
 #![forbid(unsafe_code)]
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+mod common;
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod host {
+    use super::common::{reference_value as value, ZEN4_REFERENCE as EXPECTED};
     use suaca::measure::{run, MeasureConfig, MeasureError, NoProgress};
     use suaca::uopsxml::{read_file, ArchFilter, InstrRecord};
 
     const FILTER: &str = r"^(ADD_01 \(R64, R64\)|IMUL \(R64, R64\)|MOV \(R64, M64\)|MULSD \(XMM, XMM\)|VFMADD231PD \(YMM, YMM, YMM\)|VADDPD \(YMM, YMM, YMM\))$";
-
-    /// (instruction, what, expected)
-    const EXPECTED: [(&str, &str, f64); 9] = [
-        ("ADD_01 (R64, R64)", "lat 1->1", 1.0),
-        ("IMUL (R64, R64)", "lat 1->1", 3.0),
-        ("MOV (R64, M64)", "lat addr 2->1", 4.0),
-        ("MULSD (XMM, XMM)", "lat 1->1", 3.0),
-        ("VFMADD231PD (YMM, YMM, YMM)", "lat 1->1", 4.0),
-        ("ADD_01 (R64, R64)", "tp", 0.25),
-        ("IMUL (R64, R64)", "tp", 1.0),
-        ("MOV (R64, M64)", "tp", 1.0 / 3.0),
-        ("VADDPD (YMM, YMM, YMM)", "tp", 0.5),
-    ];
-
-    fn value(recs: &[InstrRecord], name: &str, what: &str) -> Option<f64> {
-        let r = recs.iter().find(|r| r.string == name)?;
-        let m = r.archs.first()?.measurement.as_ref()?;
-        let lat = |s: u32, t: u32| {
-            m.latencies
-                .iter()
-                .find(|l| l.start_op == s && l.target_op == t)
-        };
-        Some(match what {
-            "lat 1->1" => lat(1, 1)?.cycles?.min,
-            "lat addr 2->1" => lat(2, 1)?.cycles_addr?.min,
-            "tp" => m.base.tp_unrolled?,
-            _ => unreachable!(),
-        })
-    }
 
     fn is_zen4() -> bool {
         let Ok(s) = std::fs::read_to_string("/proc/cpuinfo") else {

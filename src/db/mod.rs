@@ -17,7 +17,7 @@ mod desc;
 mod form;
 mod instr_db;
 mod latency;
-mod matcher;
+pub(crate) mod matcher;
 mod names;
 
 pub use desc::{Endpoint, InstrDesc, LatVia, OpLatency, PortGroupDesc, Variant};

@@ -1,6 +1,7 @@
 //! The measurement engine: assembles a batch of kernels, runs them in forked, pinned children
 //! (each child calibrates before and after), converts ticks to core cycles and aggregates the
-//! per-process minima (median of processes, spread reported).
+//! per-process minima (median of processes, spread reported; benchmarks whose processes
+//! disagree run in more processes until the fastest result is confirmed).
 
 use iced_x86::{Code, Instruction, Register};
 use serde::{Deserialize, Serialize};
@@ -58,6 +59,12 @@ fn child_clock(data: &DataMem, clock: Clock) -> bool {
     }
 }
 
+/// Wait before the `n`-th retry of a refused calibration: 0.5 s, doubling up to 16 s (about
+/// a minute over the default 8 retries).
+fn calibration_backoff(n: u32) -> std::time::Duration {
+    std::time::Duration::from_millis(250 << n.clamp(1, 6))
+}
+
 /// Owner of the executable/data memory and the protocol.
 pub struct Engine {
     exec: ExecMem,
@@ -70,6 +77,10 @@ pub struct Engine {
     pub proto: Protocol,
     /// Children per batch (median of their minima).
     pub processes: u32,
+    /// Relative tolerance within which processes agree.
+    pub agree: f64,
+    /// At most this many more children for the benchmarks whose processes disagree.
+    pub extra_processes: u32,
     /// Calibration limits.
     pub limits: CalibrationLimits,
     /// Retries of a child whose calibration was refused.
@@ -135,8 +146,10 @@ impl Engine {
             cpu,
             proto,
             processes: processes.max(1),
+            agree: 0.02,
+            extra_processes: 6,
             limits: CalibrationLimits::default(),
-            calib_retries: 4,
+            calib_retries: 8,
             timeout_s: 20,
             time_base,
             last_ratio: None,
@@ -227,10 +240,18 @@ impl Engine {
         let mut per_proc: Vec<Vec<f64>> = vec![Vec::new(); specs.len()];
         let mut done_procs = 0;
         let mut refused = 0;
-        while done_procs < self.processes {
+        let agree = self.agree;
+        let settled = |v: &[f64]| timer::consensus(v, agree).is_none_or(|(_, ok)| ok);
+        while done_procs < self.processes + self.extra_processes {
+            // After the protocol's processes, only the benchmarks that disagree run again.
+            let extra = done_procs >= self.processes;
             let todo: Vec<usize> = (0..specs.len())
                 .filter(|&i| outcomes[i].is_none() && pairs[i].is_some())
+                .filter(|&i| !extra || !settled(&per_proc[i]))
                 .collect();
+            if todo.is_empty() {
+                break;
+            }
             let (ratio, results) = match self.run_one(&calib, &pairs, &todo, &mut outcomes)? {
                 Ok(x) => x,
                 Err(e) => {
@@ -238,6 +259,8 @@ impl Engine {
                     if refused > self.calib_retries {
                         return Err(MeasureError::Calibration(e.to_string()));
                     }
+                    // A burst of load elsewhere on the host passes: wait longer each time.
+                    std::thread::sleep(calibration_backoff(refused));
                     continue;
                 }
             };
@@ -251,8 +274,8 @@ impl Engine {
             .into_iter()
             .enumerate()
             .map(|(i, o)| {
-                o.unwrap_or_else(|| match timer::median(&per_proc[i]) {
-                    Some(v) => Outcome::Cycles {
+                o.unwrap_or_else(|| match timer::consensus(&per_proc[i], agree) {
+                    Some((v, _)) => Outcome::Cycles {
                         value: v,
                         spread: timer::spread(&per_proc[i]),
                     },
@@ -477,5 +500,19 @@ impl PortCounterSource for EngineCounters<'_> {
     fn measure(&mut self, specs: &[Spec]) -> Result<Vec<Option<Vec<f64>>>, MeasureError> {
         let events = self.events.clone();
         self.engine.measure_counts(specs, &events)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calibration_backoff_grows_to_a_minute() {
+        assert_eq!(calibration_backoff(1).as_millis(), 500);
+        assert_eq!(calibration_backoff(2).as_millis(), 1000);
+        assert_eq!(calibration_backoff(9).as_millis(), 16_000);
+        let total: u128 = (1..=8).map(|n| calibration_backoff(n).as_millis()).sum();
+        assert!((50_000..=80_000).contains(&total), "{total}");
     }
 }

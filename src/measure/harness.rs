@@ -330,6 +330,21 @@ pub fn assemble(
     }
     let mut top = a.create_label();
     a.set_label(&mut top).map_err(err)?;
+    // PUSH/POP kernels: rsp comes back to where it was once per pass (LEA leaves the flags
+    // alone; its cost is the same in both unroll counts, so differencing cancels it). Pops
+    // first move rsp down, so that they read below the harness's frame.
+    let stack_move = stack_move(k, copies).map_err(MeasureError::Encode)?;
+    let rsp_by = |d: i64| {
+        Instruction::with2(
+            Code::Lea_r64_m,
+            Register::RSP,
+            MemoryOperand::with_base_displ(Register::RSP, d),
+        )
+    };
+    if stack_move > 0 {
+        a.add_instruction(rsp_by(-stack_move).map_err(err)?)
+            .map_err(err)?;
+    }
     let raw: Vec<Option<Vec<u8>>> = k
         .body
         .iter()
@@ -343,6 +358,10 @@ pub fn assemble(
                 None => a.add_instruction(*ins).map_err(err)?,
             }
         }
+    }
+    if stack_move < 0 {
+        a.add_instruction(rsp_by(-stack_move).map_err(err)?)
+            .map_err(err)?;
     }
     a.add_instruction(Instruction::with1(Code::Dec_rm64, Register::R15).map_err(err)?)
         .map_err(err)?;
@@ -369,6 +388,26 @@ pub fn assemble(
     a.ret().map_err(err)?;
     a.assemble(ip).map_err(err)
 }
+
+/// How far `copies` copies of the body move rsp (bytes; pushes negative), refused beyond
+/// what the benchmark process's stack can take.
+fn stack_move(k: &Kernel, copies: usize) -> Result<i64, String> {
+    let per_copy: i64 = k
+        .body
+        .iter()
+        .map(|i| i64::from(i.stack_pointer_increment()))
+        .sum();
+    let total = per_copy * copies as i64;
+    if total.abs() > MAX_STACK_MOVE {
+        return Err(format!(
+            "the kernel moves the stack by {total} bytes per pass (limit {MAX_STACK_MOVE})"
+        ));
+    }
+    Ok(total)
+}
+
+/// Largest stack movement of one pass over a kernel's copies.
+const MAX_STACK_MOVE: i64 = 256 << 10;
 
 fn pre_loop(
     a: &mut CodeAssembler,

@@ -192,6 +192,27 @@ pub fn spread(v: &[f64]) -> f64 {
     (hi - lo) / m
 }
 
+/// The value of per-process results, and whether it is settled. Noise (another process, an
+/// interrupt, the other core's load) only slows a benchmark down, so a result is the median of
+/// the values within `tol` (relative) of the smallest one, settled once a second value
+/// confirms the smallest. Values that all agree keep their plain median. Unsettled: the
+/// lowest confirmed cluster, else the median of all (the caller measures again).
+pub fn consensus(v: &[f64], tol: f64) -> Option<(f64, bool)> {
+    if v.len() < 2 || spread(v) <= tol {
+        return median(v).map(|m| (m, true));
+    }
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    for i in 0..s.len() - 1 {
+        let band = s[i] + tol * s[i].abs();
+        if s[i + 1] <= band {
+            let cluster: Vec<f64> = s[i..].iter().copied().take_while(|x| *x <= band).collect();
+            return median(&cluster).map(|m| (m, i == 0));
+        }
+    }
+    median(&s).map(|m| (m, false))
+}
+
 /// Rounds like uops.info's `fancyRound`: to a multiple of 1/5, 1/4 or 1/3 when within 0.015
 /// (tried in that order), otherwise to two decimals.
 pub fn fancy_round(x: f64) -> f64 {
@@ -261,6 +282,24 @@ mod tests {
         assert_eq!(median(&[1.0, 2.0]), Some(1.5));
         assert_eq!(median(&[]), None);
         assert!((spread(&[1.0, 1.01, 1.02]) - 0.02 / 1.01).abs() < 1e-9);
+    }
+
+    #[test]
+    fn consensus_of_processes() {
+        // Agreeing values: the plain median.
+        assert_eq!(consensus(&[1.0, 1.01, 1.005], 0.02), Some((1.005, true)));
+        // Two of three slowed down: unsettled (their cluster for now).
+        assert_eq!(consensus(&[0.5, 0.86, 0.87], 0.02), Some((0.865, false)));
+        // More processes confirm the smallest: the fast cluster wins.
+        let (v, ok) = consensus(&[0.5, 0.86, 0.87, 0.501, 0.502], 0.02).unwrap();
+        assert!(ok && (v - 0.501).abs() < 1e-12);
+        // A lone low value never confirmed: the lowest confirmed cluster, not settled.
+        assert_eq!(
+            consensus(&[0.3, 0.5, 0.502, 0.9], 0.02),
+            Some((0.501, false))
+        );
+        assert_eq!(consensus(&[], 0.02), None);
+        assert_eq!(consensus(&[2.0], 0.02), Some((2.0, true)));
     }
 
     #[test]

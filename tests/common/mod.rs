@@ -83,3 +83,37 @@ pub fn bhive_dev() -> Option<(PathBuf, PathBuf)> {
         None
     }
 }
+
+/// Zen 4 reference values of issue #5 item 6: (instruction, what, expected cycles).
+pub const ZEN4_REFERENCE: [(&str, &str, f64); 9] = [
+    ("ADD_01 (R64, R64)", "lat 1->1", 1.0),
+    ("IMUL (R64, R64)", "lat 1->1", 3.0),
+    ("MOV (R64, M64)", "lat addr 2->1", 4.0),
+    ("MULSD (XMM, XMM)", "lat 1->1", 3.0),
+    ("VFMADD231PD (YMM, YMM, YMM)", "lat 1->1", 4.0),
+    ("ADD_01 (R64, R64)", "tp", 0.25),
+    ("IMUL (R64, R64)", "tp", 1.0),
+    ("MOV (R64, M64)", "tp", 1.0 / 3.0),
+    ("VADDPD (YMM, YMM, YMM)", "tp", 0.5),
+];
+
+/// The value `what` of `ZEN4_REFERENCE` for the variant `name` in measured records.
+pub fn reference_value(
+    recs: &[suaca::uopsxml::InstrRecord],
+    name: &str,
+    what: &str,
+) -> Option<f64> {
+    let r = recs.iter().find(|r| r.string == name)?;
+    let m = r.archs.first()?.measurement.as_ref()?;
+    let lat = |s: u32, t: u32| {
+        m.latencies
+            .iter()
+            .find(|l| l.start_op == s && l.target_op == t)
+    };
+    Some(match what {
+        "lat 1->1" => lat(1, 1)?.cycles?.min,
+        "lat addr 2->1" => lat(2, 1)?.cycles_addr?.min,
+        "tp" => m.base.tp_unrolled?,
+        _ => unreachable!("unknown reference kind {what}"),
+    })
+}

@@ -22,7 +22,7 @@ use crate::uopsxml::InstrRecord;
 mod features;
 mod naming;
 mod operands;
-mod skip;
+pub(crate) mod skip;
 
 pub use features::HostFeatures;
 pub use naming::{xed_mnemonic, Skeleton};
@@ -132,6 +132,79 @@ pub enum Slot {
     Imm(#[serde(with = "opkind_serde")] OpKind),
     /// The constant 1 of `SHL r, 1`.
     One,
+    /// The address LEA computes (no memory access), in one addressing form.
+    Agen(Agen),
+}
+
+/// A LEA addressing form, as uops.info's `agen` attribute names it (`B_IS_D8`). The
+/// harness fills base and index with r14 (never written, so instances stay independent);
+/// latency chains put the destination there.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Agen {
+    /// A base register.
+    pub base: bool,
+    /// An index register.
+    pub index: bool,
+    /// The index scaled (by 2; uops.info's `IS`), else scale 1 (`I`).
+    pub scaled: bool,
+    /// Displacement bytes: 0, 1 (`D8`) or 4 (`D32`).
+    pub disp: u8,
+}
+
+impl Agen {
+    /// The forms measured: uops.info's, without the RIP-relative `R_D32` (its target depends
+    /// on where the kernel is placed).
+    pub fn forms() -> Vec<Agen> {
+        let mut v = Vec::new();
+        for (base, index, scaled) in [
+            (true, false, false),
+            (true, true, false),
+            (true, true, true),
+            (false, false, false),
+            (false, true, false),
+            (false, true, true),
+        ] {
+            for disp in [0u8, 1, 4] {
+                // Without a base, x86 encodes only a 32-bit displacement.
+                if !base && disp != 4 {
+                    continue;
+                }
+                v.push(Agen {
+                    base,
+                    index,
+                    scaled,
+                    disp,
+                });
+            }
+        }
+        v
+    }
+
+    /// uops.info's spelling (`B`, `B_I_D8`, `IS_D32`, `D32`).
+    pub fn name(self) -> String {
+        let mut parts = Vec::new();
+        if self.base {
+            parts.push("B");
+        }
+        if self.index {
+            parts.push(if self.scaled { "IS" } else { "I" });
+        }
+        match self.disp {
+            0 => {}
+            1 => parts.push("D8"),
+            _ => parts.push("D32"),
+        }
+        parts.join("_")
+    }
+
+    /// The displacement value used (fits the form's width).
+    pub fn displacement(self) -> i64 {
+        match self.disp {
+            0 => 0,
+            1 => 8,
+            _ => 2048,
+        }
+    }
 }
 
 mod reg_serde {
@@ -311,15 +384,23 @@ pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOption
             forms.push((false, false));
         }
         if has_rm {
-            if mem_bytes == 0 && shapes.iter().any(|s| matches!(s, Shape::MemOnly)) {
-                // e.g. LEA (agen), PREFETCH, CLFLUSH: memory of unknown size.
-                if matches!(code.mnemonic(), Mnemonic::Lea) {
-                    cat.skipped.push((
-                        format!("{code:?}"),
-                        SkipReason::UnsupportedOperands("LEA addressing forms".into()),
-                    ));
-                    continue;
+            if matches!(code.mnemonic(), Mnemonic::Lea) {
+                // One variant per addressing form: the address is the operand.
+                for a in Agen::forms() {
+                    let slots: Vec<Slot> = shapes
+                        .iter()
+                        .map(|s| match s {
+                            Shape::One(sl) => sl.clone(),
+                            Shape::RegOrMem(c) => Slot::Reg(*c),
+                            Shape::MemOnly => Slot::Agen(a),
+                        })
+                        .collect();
+                    match make_variant(code, slots, false, false, 0, skel, &mut factory) {
+                        Ok(v) => cat.variants.push(v),
+                        Err(e) => cat.skipped.push((format!("{code:?}"), e)),
+                    }
                 }
+                continue;
             }
             forms.push((true, false));
             if opts.broadcast && oc.can_broadcast() {
@@ -446,6 +527,44 @@ pub(crate) mod tests {
         let mut seen = std::collections::HashSet::new();
         for v in &c.variants {
             assert!(seen.insert(v.record.string.clone()), "{}", v.record.string);
+        }
+    }
+
+    #[test]
+    fn lea_variants_per_addressing_form() {
+        let c = build(&all_features(), None, &CatalogOptions::default());
+        let leas: Vec<&Variant> = c
+            .variants
+            .iter()
+            .filter(|v| v.code.mnemonic() == Mnemonic::Lea)
+            .collect();
+        assert_eq!(leas.len(), 3 * 12);
+        let skipped: Vec<_> = c
+            .skipped
+            .iter()
+            .filter(|(n, _)| n.starts_with("Lea_"))
+            .collect();
+        assert!(skipped.is_empty(), "{skipped:?}");
+        for v in leas {
+            let Some(Slot::Agen(a)) = v.slots.get(1) else {
+                panic!("{}", v.record.string)
+            };
+            let (mnem, toks) = naming::split_string(&v.record.string);
+            assert_eq!(mnem, format!("LEA_{}", a.name()));
+            assert!(matches!(toks, "R16" | "R32" | "R64"), "{toks}");
+            assert_eq!(v.record.attr("agen"), Some(a.name().as_str()));
+            assert_eq!(v.record.operands[1].kind, Some(OperandKind::Agen));
+            assert!(v.operands[1].read && !v.operands[1].write);
+            // The encoded instruction has the named form.
+            let Slot::Reg(dest) = v.slots[0] else {
+                panic!("{}", v.record.string)
+            };
+            let ins = instantiate(v, &[dest.reg(0)], &[], 2).unwrap();
+            let mut enc = iced_x86::Encoder::new(64);
+            enc.encode(&ins, 0x1000).unwrap();
+            let bytes = enc.take_buffer();
+            let back = iced_x86::Decoder::with_ip(64, &bytes, 0x1000, 0).decode();
+            assert_eq!(crate::db::matcher::agen_form(&back), a.name(), "{back}");
         }
     }
 

@@ -96,6 +96,8 @@ pub(super) fn slot_token(s: &Slot, mem_size: MemorySize, bcst_count: u32) -> Str
         Slot::Mem { bytes, bcst: true } => format!("M{}_1to{}", bytes * 8, bcst_count),
         Slot::Imm(k) => imm_token(*k).to_string(),
         Slot::One => "1".to_string(),
+        // uops.info names the form in the mnemonic (`LEA_B_D8 (R64)`), not as a token.
+        Slot::Agen(_) => String::new(),
     }
 }
 
@@ -127,7 +129,8 @@ pub(super) fn dedup_names(vs: &mut [Variant]) {
             }
         }
         for (name, idx) in groups {
-            if idx.len() < 2 && !(taken.contains(&name) && round == 0) {
+            // A lone generated name is renamed only when a skeleton variant holds it.
+            if idx.len() < 2 && !taken.contains(&name) {
                 continue;
             }
             let is_evex: Vec<bool> = idx
@@ -169,6 +172,7 @@ pub(super) fn match_record(
     code: Code,
     masked: bool,
     zeroing: bool,
+    agen: Option<&str>,
 ) -> Option<InstrRecord> {
     let oc = code.op_code();
     let evex = oc.encoding() == EncodingKind::EVEX;
@@ -185,6 +189,7 @@ pub(super) fn match_record(
         .filter(|r| !masked || r.attr("mask") != Some("0"))
         .filter(|r| r.attr("roundc").is_none_or(|v| v == "0"))
         .filter(|r| r.attr("sae").is_none_or(|v| v == "0"))
+        .filter(|r| r.attr("agen") == agen)
         .collect();
     if cands.len() <= 1 {
         return cands.first().map(|r| (*r).clone());
@@ -221,6 +226,43 @@ mod tests {
         assert_eq!(xed_mnemonic(Mnemonic::Cmovg), "CMOVNLE");
         assert_eq!(xed_mnemonic(Mnemonic::Add), "ADD");
         assert_eq!(xed_mnemonic(Mnemonic::Vaddpd), "VADDPD");
+    }
+
+    #[test]
+    fn a_generated_name_never_repeats_a_skeleton_name() {
+        // The skeleton knows PUSH (R64) as 50+r; FF /6 with a register is generated and
+        // must not take the same string.
+        let rec = InstrRecord {
+            string: "PUSH (R64)".into(),
+            asm: "PUSH".into(),
+            iform: "PUSH_GPRv_50".into(),
+            iclass: "PUSH".into(),
+            operands: vec![OperandRecord {
+                idx: 1,
+                read: true,
+                kind: Some(OperandKind::Reg),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let c = build(
+            &all_features(),
+            Some(&Skeleton::new(vec![rec])),
+            &CatalogOptions::default(),
+        );
+        let name = |code: Code| {
+            c.variants
+                .iter()
+                .find(|v| v.code == code && !v.slots.iter().any(|s| matches!(s, Slot::Mem { .. })))
+                .map(|v| v.record.string.clone())
+        };
+        assert_eq!(name(Code::Push_r64).as_deref(), Some("PUSH (R64)"));
+        assert_eq!(name(Code::Push_rm64).as_deref(), Some("PUSH_FF (R64)"));
+        let mut seen = HashSet::new();
+        assert!(c
+            .variants
+            .iter()
+            .all(|v| seen.insert(v.record.string.clone())));
     }
 
     #[test]

@@ -133,6 +133,20 @@ pub fn instantiate(
                     .map_err(|e| e.to_string())?;
                 ins.set_immediate8(1);
             }
+            Slot::Agen(a) => {
+                ins.try_set_op_kind(i, OpKind::Memory)
+                    .map_err(|e| e.to_string())?;
+                let r14 = |on: bool| if on { Register::R14 } else { Register::None };
+                ins.set_memory_base(r14(a.base));
+                ins.set_memory_index(r14(a.index));
+                ins.set_memory_index_scale(if a.scaled { 2 } else { 1 });
+                ins.set_memory_displacement64(a.displacement() as u64);
+                ins.set_memory_displ_size(match a.disp {
+                    0 => 0,
+                    1 => 1,
+                    _ => 8,
+                });
+            }
         }
     }
     if v.masked || v.zeroing {
@@ -153,8 +167,13 @@ pub(super) fn make_variant(
 ) -> Result<Variant, SkipReason> {
     let oc = code.op_code();
     let mnem = xed_mnemonic(code.mnemonic());
+    let agen = slots.iter().find_map(|s| match s {
+        Slot::Agen(a) => Some(a.name()),
+        _ => None,
+    });
     let mut toks: Vec<String> = slots
         .iter()
+        .filter(|s| !matches!(s, Slot::Agen(_)))
         .map(|s| {
             let b = oc.broadcast_memory_size().size().max(1);
             let n = oc.memory_size().size().checked_div(b).unwrap_or(0) as u32;
@@ -215,6 +234,9 @@ pub(super) fn make_variant(
         {
             continue;
         }
+        if full == Register::RSP && super::skip::plain_push_pop(code) {
+            continue; // balanced by the harness, never a planned operand
+        }
         if full == Register::RSP || full == Register::R15 {
             return Err(SkipReason::Stack);
         }
@@ -222,7 +244,11 @@ pub(super) fn make_variant(
             implicit.push(full);
         }
     }
-    if info.used_memory().iter().any(|m| m.base() != Register::R14) {
+    if info.used_memory().iter().any(|m| {
+        m.base() != Register::R14
+            && m.access() != OpAccess::NoMemAccess
+            && !(m.base() == Register::RSP && super::skip::plain_push_pop(code))
+    }) {
         return Err(SkipReason::UnsupportedOperands(
             "implicit memory operand".into(),
         ));
@@ -259,7 +285,9 @@ pub(super) fn make_variant(
             });
             idx += 1;
         }
-        let (r, w, cw) = access(i);
+        let (mut r, w, cw) = access(i);
+        // LEA reads the address registers, though it accesses no memory.
+        r |= matches!(v.slots[i as usize], Slot::Agen(_));
         ops.push(Operand {
             idx,
             what: OpRef::Explicit(i),
@@ -373,10 +401,10 @@ pub(super) fn make_variant(
         }
     }
     // Name: the skeleton's record when one matches, else generated.
-    let name = if v.zeroing {
-        format!("{mnem}_Z")
-    } else {
-        mnem.clone()
+    let name = match (&agen, v.zeroing) {
+        (Some(a), _) => format!("{mnem}_{a}"),
+        (None, true) => format!("{mnem}_Z"),
+        (None, false) => mnem.clone(),
     };
     v.generated = InstrRecord {
         string: if tok_str.is_empty() {
@@ -401,7 +429,12 @@ pub(super) fn make_variant(
     v.generated_operands = ops.clone();
     v.record = v.generated.clone();
     v.operands = ops.clone();
-    let matched = skel.and_then(|sk| match_record(sk, &mnem, &tok_str, code, masked, zeroing));
+    if let Some(a) = &agen {
+        v.generated.attrs.insert("agen".into(), a.clone());
+        v.record = v.generated.clone();
+    }
+    let matched = skel
+        .and_then(|sk| match_record(sk, &mnem, &tok_str, code, masked, zeroing, agen.as_deref()));
     match matched {
         None => {}
         Some(rec) => {
@@ -541,6 +574,10 @@ fn generated_operand(s: &Slot, idx: u32, r: bool, w: bool, cw: bool) -> OperandR
             o.name = Some(format!("REG{}", idx - 1));
             o.width = Some(reg.size() as u32 * 8);
             o.registers = vec![format!("{reg:?}").to_uppercase()];
+        }
+        Slot::Agen(_) => {
+            o.kind = Some(OperandKind::Agen);
+            o.name = Some("AGEN".into());
         }
         Slot::Mem { bytes, bcst } => {
             o.kind = Some(OperandKind::Mem);

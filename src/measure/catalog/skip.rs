@@ -57,6 +57,27 @@ impl std::fmt::Display for SkipReason {
     }
 }
 
+/// PUSH and POP of a general register, memory or an immediate: the harness balances the
+/// stack pointer around their copies. Segment registers, flags, ENTER/LEAVE and the
+/// control-flow stack instructions stay out.
+pub fn plain_push_pop(code: Code) -> bool {
+    matches!(
+        code,
+        Code::Push_r16
+            | Code::Push_r64
+            | Code::Push_rm16
+            | Code::Push_rm64
+            | Code::Push_imm16
+            | Code::Pushw_imm8
+            | Code::Pushq_imm8
+            | Code::Pushq_imm32
+            | Code::Pop_r16
+            | Code::Pop_r64
+            | Code::Pop_rm16
+            | Code::Pop_rm64
+    )
+}
+
 /// Why a code is skipped before operands are looked at.
 pub(super) fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason> {
     let oc = code.op_code();
@@ -93,7 +114,7 @@ pub(super) fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason>
     if code.flow_control() != FlowControl::Next {
         return Some(SkipReason::ControlFlow);
     }
-    if oc.is_stack_instruction() || code.is_stack_instruction() {
+    if (oc.is_stack_instruction() || code.is_stack_instruction()) && !plain_push_pop(code) {
         return Some(SkipReason::Stack);
     }
     if oc.is_save_restore() {

@@ -26,7 +26,8 @@ pub struct Usable {
 /// What a variant is, for the µop caps and the fallback role.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct VariantClass {
-    /// Memory accesses (a read-modify-write operand counts twice).
+    /// Memory accesses (a read-modify-write operand counts twice, a 64-byte one twice: the
+    /// most AGU µops the variant can hold).
     pub mem_accesses: u32,
     /// Integer divider.
     pub int_divide: bool,
@@ -209,28 +210,35 @@ impl PortFallback {
         {
             return; // runs at the dispatch limit: no execution port (NOP, eliminated move)
         }
-        let role = if class.int_divide {
-            PortRole::Divider
-        } else if class.fp_divide {
-            PortRole::FpDivider
-        } else if class.vector {
-            PortRole::Vector
-        } else if class.mem_accesses > 0 && r.tp().is_some_and(|t| t < 0.45) {
-            PortRole::Load
-        } else {
-            PortRole::Alu
-        };
-        let Some(g) = self.group(role) else {
-            return;
-        };
         let missing = uops - listed;
-        match r.ports.iter_mut().find(|(c, _)| c == g) {
-            Some((_, n)) => *n += missing,
-            None => r.ports.push((g.to_string(), missing)),
-        }
-        match r.ports_default.iter_mut().find(|(c, _)| c == g) {
-            Some((_, n)) => *n += missing,
-            None => r.ports_default.push((g.to_string(), missing)),
+        // Integer work: each memory access the fit left without an address µop gets one on
+        // the AGUs (a PUSH is its store's AGU µop); what remains goes to the ALUs.
+        let on_agu: u32 = r
+            .ports
+            .iter()
+            .filter(|(c, _)| Some(c.as_str()) == self.group(PortRole::Load))
+            .map(|(_, n)| *n)
+            .sum();
+        let parts: Vec<(PortRole, u32)> = if class.int_divide {
+            vec![(PortRole::Divider, missing)]
+        } else if class.fp_divide {
+            vec![(PortRole::FpDivider, missing)]
+        } else if class.vector {
+            vec![(PortRole::Vector, missing)]
+        } else {
+            let agu = class.mem_accesses.saturating_sub(on_agu).min(missing);
+            vec![(PortRole::Load, agu), (PortRole::Alu, missing - agu)]
+        };
+        for (role, n) in parts.into_iter().filter(|(_, n)| *n > 0) {
+            let Some(g) = self.group(role) else {
+                continue;
+            };
+            for list in [&mut r.ports, &mut r.ports_default] {
+                match list.iter_mut().find(|(c, _)| c == g) {
+                    Some((_, k)) => *k += n,
+                    None => list.push((g.to_string(), n)),
+                }
+            }
         }
     }
 }
@@ -425,6 +433,34 @@ mod tests {
         fb.apply(vec, 6.0, &mut u);
         assert_eq!(u.ports, vec![("FP23".into(), 1), ("FP0123".into(), 1)]);
         assert_eq!(u.ports_default, vec![("FP0123".into(), 1)]);
+        // A PUSH: one macro-op at the store rate, nothing found by the fit: its AGU µop.
+        let mut p = VariantResult {
+            uops: Some(1),
+            tp_unrolled: Some(0.5),
+            ..VariantResult::default()
+        };
+        let push = VariantClass {
+            mem_accesses: 1,
+            ..VariantClass::default()
+        };
+        fb.apply(push, 6.0, &mut p);
+        assert_eq!(p.ports, vec![("AGU012".into(), 1)]);
+        // A 16-bit RMW with its AGU and ALU µops found and a third missing: the ALUs.
+        let mut d = VariantResult {
+            uops: Some(3),
+            tp_unrolled: Some(0.8),
+            ports: vec![("AGU012".into(), 1), ("ALU0123".into(), 1)],
+            ..VariantResult::default()
+        };
+        fb.apply(
+            VariantClass {
+                mem_accesses: 1,
+                ..VariantClass::default()
+            },
+            6.0,
+            &mut d,
+        );
+        assert_eq!(d.ports_default, vec![("ALU0123".into(), 1)]);
         // Applying twice changes nothing.
         let again = u.clone();
         fb.apply(vec, 6.0, &mut u);

@@ -306,6 +306,33 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
             }
         }
     }
+    // LEA: the destination is the base (`cycles_addr`) or the index (`cycles_addr_index`)
+    // of its own address, a one-instruction chain.
+    for s in v.operands.iter() {
+        let OpRef::Explicit(si) = s.what else {
+            continue;
+        };
+        let Slot::Agen(form) = v.slots[si as usize] else {
+            continue;
+        };
+        for d in v.operands.iter().filter(|o| o.write) {
+            let Some((rd, Family::Gpr)) = operand_reg(v, &a0, d).map(|(r, c)| (r, family(c)))
+            else {
+                continue;
+            };
+            let r = rd.full_register();
+            if form.base {
+                let mut ins = i0;
+                ins.set_memory_base(r);
+                out.push(lat(vec![ins], s.idx, d.idx, LatKind::Addr, 0.0, false));
+            }
+            if form.index {
+                let mut ins = i0;
+                ins.set_memory_index(r);
+                out.push(lat(vec![ins], s.idx, d.idx, LatKind::AddrIndex, 0.0, false));
+            }
+        }
+    }
     // Memory operands.
     for s in v.operands.iter().filter(|o| o.read) {
         let Some(mslot) = mem_slot_of(v, s) else {
@@ -396,7 +423,8 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
         }
     }
     // Register → memory (stores): load the value back into the source register (upper bound,
-    // includes the load).
+    // includes the load), as wide as the store: a wider load cannot take the stored value by
+    // forwarding and waits for the store to retire (19 cycles instead of 1 on Zen 4).
     for d in v.operands.iter().filter(|o| o.write) {
         let Some(mi) = mem_slot_of(v, d) else {
             continue;
@@ -413,12 +441,29 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
                 .filter(|x| matches!(x, Slot::Mem { .. }))
                 .count();
             let m = MemoryOperand::with_base_displ(Register::R14, a0.mems[midx]);
-            let load = Instruction::with2(Code::Mov_r64_rm64, rs.full_register(), m)
-                .map_err(|e| e.to_string())?;
+            let Slot::Mem { bytes, .. } = v.slots[mi] else {
+                continue;
+            };
+            let load = load_back(rs, m, bytes).map_err(|e| e.to_string())?;
             out.push(lat(vec![i0, load], s.idx, d.idx, LatKind::Reg, 0.0, true));
         }
     }
     Ok(out)
+}
+
+/// A load of `bytes` from `m` into the GPR `r` that writes all of `r` (zero-extending the
+/// narrow widths, so no merge with the old value enters the chain).
+fn load_back(
+    r: Register,
+    m: MemoryOperand,
+    bytes: u32,
+) -> Result<Instruction, iced_x86::IcedError> {
+    match bytes {
+        1 => Instruction::with2(Code::Movzx_r32_rm8, r.full_register32(), m),
+        2 => Instruction::with2(Code::Movzx_r32_rm16, r.full_register32(), m),
+        4 => Instruction::with2(Code::Mov_r32_rm32, r.full_register32(), m),
+        _ => Instruction::with2(Code::Mov_r64_rm64, r.full_register(), m),
+    }
 }
 
 /// Scratch GPR for moving a vector destination back to the address chain.

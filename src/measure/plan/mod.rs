@@ -435,6 +435,74 @@ mod tests {
     }
 
     #[test]
+    fn store_latency_loads_back_as_wide_as_the_store() {
+        let c = catalog();
+        for (s, want) in [
+            ("MOV (M32, R32)", Code::Mov_r32_rm32),
+            ("MOV (M16, R16)", Code::Movzx_r32_rm16),
+            ("MOV (M64, R64)", Code::Mov_r64_rm64),
+        ] {
+            let plan = phase1(find(&c, s), &Basics::from_values(&[])).unwrap();
+            let back: Vec<Code> = plan
+                .iter()
+                .filter_map(|(spec, r)| match (spec, r) {
+                    (
+                        Spec::Unrolled { kernel, .. },
+                        Role::Lat {
+                            start: 2,
+                            target: 1,
+                            kind: LatKind::Reg,
+                            ..
+                        },
+                    ) => Some(kernel.body[1].code()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(back, [want], "{s}");
+        }
+    }
+
+    #[test]
+    fn lea_latency_from_base_and_index() {
+        let c = catalog();
+        let kinds = |s: &str| -> Vec<LatKind> {
+            phase1(find(&c, s), &Basics::from_values(&[]))
+                .unwrap()
+                .iter()
+                .filter_map(|(spec, r)| match (spec, r) {
+                    (
+                        Spec::Unrolled { kernel, .. },
+                        Role::Lat {
+                            start: 2,
+                            target: 1,
+                            kind,
+                            ..
+                        },
+                    ) => {
+                        // One instruction feeding itself through its address.
+                        let i = kernel.body[0];
+                        let dest = i.op0_register().full_register();
+                        let back = match kind {
+                            LatKind::Addr => i.memory_base(),
+                            _ => i.memory_index(),
+                        };
+                        assert_eq!((kernel.body.len(), back), (1, dest), "{s}");
+                        Some(*kind)
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            kinds("LEA_B_IS_D8 (R64)"),
+            [LatKind::Addr, LatKind::AddrIndex]
+        );
+        assert_eq!(kinds("LEA_B (R32)"), [LatKind::Addr]);
+        assert_eq!(kinds("LEA_I_D32 (R64)"), [LatKind::AddrIndex]);
+        assert!(kinds("LEA_D32 (R64)").is_empty());
+    }
+
+    #[test]
     fn division_values() {
         assert_eq!(div_values(64, false), (0, 0, 1));
         let (a, d, q) = div_values(64, true);

@@ -13,24 +13,36 @@ use super::setup::Ctx;
 
 /// What the interpretation needs to know about a variant.
 pub(super) fn class_of(v: &Variant) -> VariantClass {
-    let mem_accesses = v
+    // Memory accesses (a read-modify-write operand counts twice; Zen 4 splits a 64-byte
+    // access into two 32-byte halves).
+    let mem_accesses: u32 = v
         .slots
         .iter()
         .enumerate()
-        .filter(|(_, s)| matches!(s, Slot::Mem { .. }))
-        .map(|(i, _)| {
+        .filter_map(|(i, s)| match s {
+            Slot::Mem { bytes, bcst } => Some((i, *bytes == 64 && !*bcst)),
+            _ => None,
+        })
+        .map(|(i, wide)| {
             let o = v
                 .operands
                 .iter()
                 .find(|o| o.what == OpRef::Explicit(i as u32));
-            match o {
+            let n = match o {
                 Some(o) if o.read && o.write => 2,
                 _ => 1,
+            };
+            if wide {
+                2 * n
+            } else {
+                n
             }
         })
         .sum();
+    // The stack slot a PUSH writes or a POP reads.
+    let stack_access = u32::from(crate::measure::catalog::skip::plain_push_pop(v.code));
     VariantClass {
-        mem_accesses,
+        mem_accesses: mem_accesses + stack_access,
         int_divide: matches!(v.divide, Some(DivKind::Int(_))),
         fp_divide: matches!(v.divide, Some(DivKind::FpDouble | DivKind::FpSingle)),
         vector: v.slots.iter().any(
@@ -182,4 +194,32 @@ pub(super) fn measure_batch(
         }
     }
     Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::catalog::{build, CatalogOptions, HostFeatures};
+
+    #[test]
+    fn variant_classes() {
+        let c = build(
+            &HostFeatures::from_cpuid(&|_, _| [0xFFFF_FFFF; 4]),
+            None,
+            &CatalogOptions {
+                masked: false,
+                zeroing: false,
+                broadcast: true,
+            },
+        );
+        let class = |s: &str| class_of(c.variants.iter().find(|v| v.record.string == s).unwrap());
+        assert_eq!(class("ADD (R64, M64)").mem_accesses, 1);
+        assert_eq!(class("ADD (M64, R64)").mem_accesses, 2);
+        let z = class("VADDPD (ZMM, ZMM, M512)");
+        assert!(z.wide && z.vector && z.mem_accesses == 2);
+        assert_eq!(class("VADDPD (ZMM, ZMM, M64_1to8)").mem_accesses, 1);
+        assert_eq!(class("PUSH_50 (R64)").mem_accesses, 1);
+        assert_eq!(class("POP (M64)").mem_accesses, 2);
+        assert!(class("DIV (R64)").int_divide && class("DIVSD (XMM, XMM)").fp_divide);
+    }
 }

@@ -227,10 +227,12 @@ pub fn run(
     arch_attrs.insert(
         "method".to_string(),
         format!(
-            "suaca measure: {}; min of {} reps, median of {} processes, two unroll counts differenced; uops = dispatch slots inferred with a zero-idiom filler (width {}); {}; macro-fusion from Jcc pairs against the dispatch limit",
+            "suaca measure: {}; min of {} reps, median of {} processes (up to {} more where they disagree by over {}%: the fastest confirmed value), two unroll counts differenced; uops = dispatch slots inferred with a zero-idiom filler (width {}); {}; macro-fusion from Jcc pairs against the dispatch limit",
             ctx.engine.time_base.describe(),
             config.reps,
             config.processes,
+            ctx.engine.extra_processes,
+            ctx.engine.agree * 100.0,
             ctx.dispatch,
             ports_how
         ),
