@@ -160,3 +160,14 @@ fn reference_values_hold_in_the_embedded_data() {
         );
     }
 }
+
+#[test]
+fn an_immediate_zero_uses_the_measured_immediate_form() {
+    // `cmp byte ptr [rbx+0xa], 0`: uops.info names a zero immediate apart (`immzero`); the
+    // measured data has the non-zero form, which stands in for it.
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = suaca(&["--arch", "ZEN4", "--hex", "807b0a00"], home.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Block throughput: 0.3"), "{text}");
+}

@@ -13,8 +13,9 @@
 //!    memory/immediate/branch width and fixed immediate value; and the form's attributes
 //!    must agree with the encoding (legacy / VEX / EVEX), write mask, zeroing, broadcast,
 //!    SAE/rounding, `immzero`, `rm`, `agen`, `rep`. When no form passes, the filter is
-//!    retried without memory widths and with register lists read as register classes
-//!    (iced and XED disagree on `prefetcht0`'s width; uops.info lists leave `K0` out);
+//!    retried without memory widths or `immzero`, and with register lists read as register
+//!    classes (iced and XED disagree on `prefetcht0`'s width; uops.info lists leave `K0` out;
+//!    measured data has no `immzero` twins);
 //! 3. preferences among the survivors: a one-to-one operand alignment, the iform's opcode
 //!    (`_01` vs `_03`, `_D1r4` vs `_C1r4`), `eosz`, and whether a register is fixed by the
 //!    opcode (`ADD (RAX, I32)` is `05 id`, `ADD (R64, I32)` is `81 /0 id`). A tie that
@@ -283,8 +284,9 @@ fn exact(form: &Form, alignment: &[Option<usize>]) -> bool {
         .all(|(o, a)| o.is_explicit() == a.is_some())
 }
 
-/// Hard filter: can `form` be `instr` at all? With `strict` false, memory widths are not
-/// compared: iced and XED disagree on a few (`prefetcht0` is `M8` for iced, `M512` in XED).
+/// Hard filter: can `form` be `instr` at all? With `strict` false, memory widths and
+/// `immzero` are not compared: iced and XED disagree on a few widths (`prefetcht0` is `M8`
+/// for iced, `M512` in XED).
 pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp], strict: bool) -> bool {
     if !encoding_agrees(form.encoding, instr.encoding()) {
         return false;
@@ -311,7 +313,9 @@ pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp], strict: b
     if checks.iter().any(|(f, i)| f.is_some_and(|f| f != *i)) {
         return false;
     }
-    if let Some(z) = form.immzero {
+    // Without `strict`, a measurement with a non-zero immediate stands in for the `immzero`
+    // twin the data lacks (`suaca measure` writes only the first).
+    if let Some(z) = form.immzero.filter(|_| strict) {
         let value = ops.iter().find_map(|o| match o {
             IcedOp::Imm { value, .. } => Some(*value),
             _ => None,
