@@ -32,14 +32,20 @@ fn names(e: Endpoint, loc: Loc) -> bool {
     }
 }
 
-/// Latency with which `desc` produces `loc` (its maximum latency when unmeasured).
+/// Latency with which `desc` produces `loc` (its maximum latency when unmeasured). Like
+/// [`longest_input_latency`], it leaves out the memory-value path: a result is ready at the
+/// start plus the register and address latencies, and a memory value arrives through the
+/// memory dependency's own slack ([`super::details::memory`]). Counting it here too would
+/// add a measured store→load round trip (an upper bound) to every register consumer.
 fn produce_latency(desc: &InstrDesc, loc: Loc) -> f64 {
-    desc.latencies
-        .iter()
-        .filter(|l| names(l.to, loc))
-        .map(|l| l.cycles)
-        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
-        .unwrap_or(desc.max_latency)
+    let max = |memory: bool| {
+        desc.latencies
+            .iter()
+            .filter(|l| names(l.to, loc) && (memory || l.via != LatVia::Memory))
+            .map(|l| l.cycles)
+            .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
+    };
+    max(false).or_else(|| max(true)).unwrap_or(desc.max_latency)
 }
 
 /// Longest latency of `desc` from register, flag and address inputs to register and flag
@@ -104,6 +110,25 @@ pub fn edge_offset(producer: &InstrDesc, consumer: &InstrDesc, loc: Loc) -> u32 
     cycles(value)
 }
 
+/// The offset of the dependency on `loc` from a load whose value memory renaming supplies:
+/// its address and memory paths take no time (the value is the store's data register), so
+/// only its own operation counts (0 for a plain load).
+fn renamed_edge_offset(producer: &InstrDesc, consumer: &InstrDesc, loc: Loc) -> u32 {
+    let own = producer
+        .latencies
+        .iter()
+        .filter(|l| names(l.to, loc))
+        .filter(|l| {
+            !matches!(
+                l.via,
+                LatVia::Address | LatVia::AddressIndex | LatVia::Memory
+            )
+        })
+        .map(|l| l.cycles)
+        .fold(0.0, f64::max);
+    cycles(own - slack(consumer, loc))
+}
+
 /// Builds the program of the lines in `path` (in order). `descs[line]` is `None` for
 /// instructions without data: they are left out, and so are dependencies on them. The
 /// pipeline details of `cx.model` adjust slots, ports, latencies and inputs
@@ -139,6 +164,15 @@ pub fn build(
             _ => Form::Data,
         })
         .collect();
+    let mem_inputs = if cx.model.mem_deps {
+        memory::inputs(cx, &kept, descs)
+    } else {
+        Vec::new()
+    };
+    let mut renamed = vec![false; kept.len()];
+    for m in mem_inputs.iter().filter(|m| m.renamed) {
+        renamed[m.consumer] = true;
+    }
     let mut instrs: Vec<SimInstr> = kept
         .iter()
         .enumerate()
@@ -155,6 +189,7 @@ pub fn build(
                 let offset = match forms[p as usize] {
                     Form::Eliminated => 0,
                     Form::Executed(_) => 1,
+                    Form::Data if renamed[p as usize] => renamed_edge_offset(pdesc, desc, edge.loc),
                     Form::Data => edge_offset(pdesc, desc, edge.loc),
                 };
                 push_input(
@@ -180,6 +215,7 @@ pub fn build(
                         let mut uops = uop_masks(desc);
                         if let (true, Some(i)) = (cx.model.data_paths, instr(line)) {
                             details::ports::widen(i, cx.arch, &mut uops);
+                            details::ports::store_data(i, cx.arch, &mut uops);
                         }
                         uops
                     }
@@ -197,10 +233,8 @@ pub fn build(
             }
         })
         .collect();
-    if cx.model.mem_deps {
-        for (pos, input) in memory::inputs(cx, &kept, descs) {
-            push_input(&mut instrs[pos].inputs, input);
-        }
+    for m in mem_inputs {
+        push_input(&mut instrs[m.consumer].inputs, m.input);
     }
     macro_fuse(cx, &kept, descs, &mut instrs);
     SimProgram {
@@ -322,5 +356,49 @@ mod tests {
         // A consumer reading rdi for its address needs it at the start.
         let producer_of_rdi = desc(vec![], 1.0);
         assert_eq!(edge_offset(&producer_of_rdi, &add, rdi), 1);
+    }
+
+    /// `add rax, [r15+0x20]` on ZEN4's measured data: register 1, address 5, memory value 8
+    /// (a store→load round trip, upper bound). The chain through rax is 1 cycle: the memory
+    /// path must not count for register consumers. A renamed load passes its value on at
+    /// once, a renamed load-op after its own operation.
+    #[test]
+    fn register_chains_leave_the_memory_path_out() {
+        let rax = Loc::Reg(Register::RAX);
+        let r15 = Loc::Reg(Register::R15);
+        let mem = Endpoint::Mem(0);
+        let add = desc(
+            vec![
+                lat(Endpoint::Loc(rax), LatVia::Value, Endpoint::Loc(rax), 1.0),
+                lat(Endpoint::Loc(r15), LatVia::Address, Endpoint::Loc(rax), 5.0),
+                lat(mem, LatVia::Memory, Endpoint::Loc(rax), 8.0),
+            ],
+            8.0,
+        );
+        assert_eq!(edge_offset(&add, &add, rax), 1);
+        let sub = desc(
+            vec![lat(
+                Endpoint::Loc(rax),
+                LatVia::Value,
+                Endpoint::Loc(rax),
+                1.0,
+            )],
+            1.0,
+        );
+        // Into a plain register consumer: 5 (address path), 1 when renamed.
+        assert_eq!(edge_offset(&add, &sub, rax), 5);
+        assert_eq!(renamed_edge_offset(&add, &sub, rax), 1);
+        let load = desc(
+            vec![
+                lat(Endpoint::Loc(r15), LatVia::Address, Endpoint::Loc(rax), 4.0),
+                lat(mem, LatVia::Memory, Endpoint::Loc(rax), 1.0),
+            ],
+            4.0,
+        );
+        assert_eq!(edge_offset(&load, &sub, rax), 4);
+        assert_eq!(renamed_edge_offset(&load, &sub, rax), 0);
+        // Only a memory path known: it is the latency.
+        let only_mem = desc(vec![lat(mem, LatVia::Memory, Endpoint::Loc(rax), 3.0)], 3.0);
+        assert_eq!(produce_latency(&only_mem, rax), 3.0);
     }
 }

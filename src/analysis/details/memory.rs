@@ -81,9 +81,39 @@ fn mem_slack(load: &InstrDesc, rmw: bool) -> f64 {
         .map_or(0.0, |own| (longest - own).max(0.0))
 }
 
-/// The memory inputs of every position of `kept` (lines in program order, all with data):
-/// `(consumer position, input)`.
-pub fn inputs(cx: &Context, kept: &[usize], descs: &[Option<InstrDesc>]) -> Vec<(usize, SimInput)> {
+/// A store→load dependency the hardware resolves by memory renaming: the load's value is the
+/// store's data register, ready when the store starts (Zen 2 and later keep such values in
+/// a register file). Driven by the data: the store's measured round trip through memory
+/// (store then load back, uops.info's register→memory latency) takes at most a cycle; both
+/// accesses have the same width and no index register, and the load is not a
+/// read-modify-write.
+fn renamed(store: &InstrDesc, w: &MemOperand, load: &MemOperand) -> bool {
+    let round_trip = store
+        .latencies
+        .iter()
+        .filter(|l| matches!(l.to, Endpoint::Mem(_)) && l.via == LatVia::Value)
+        .map(|l| l.cycles)
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
+    round_trip.is_some_and(|c| c <= 1.0)
+        && w.size == load.size
+        && w.index.is_none()
+        && load.index.is_none()
+        && !load.write
+}
+
+/// A memory input of a program position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MemInput {
+    /// The consumer (the load's position).
+    pub consumer: usize,
+    /// The edge from the store.
+    pub input: SimInput,
+    /// Memory renaming gives the load its value (see [`renamed`]).
+    pub renamed: bool,
+}
+
+/// The memory inputs of every position of `kept` (lines in program order, all with data).
+pub fn inputs(cx: &Context, kept: &[usize], descs: &[Option<InstrDesc>]) -> Vec<MemInput> {
     let n = kept.len();
     let instr = |pos: usize| &cx.instrs[kept[pos]];
     // rsp offset before each position, relative to the iteration's start.
@@ -108,24 +138,30 @@ pub fn inputs(cx: &Context, kept: &[usize], descs: &[Option<InstrDesc>]) -> Vec<
             for (p, distance) in order {
                 let cand = instr(p);
                 let shift = if distance == 1 { -net } else { 0 };
-                let hit = cand.mem.iter().any(|w| {
+                let hit = cand.mem.iter().find(|w| {
                     w.write && !w.agen && w.size >= m.size && Key::of(w, rsp[p] + shift) == want
                 });
-                if hit {
+                if let Some(w) = hit {
                     let (Some(store), Some(ld)) =
                         (descs[kept[p]].as_ref(), descs[kept[j]].as_ref())
                     else {
                         break;
                     };
-                    let offset = mem_ready(store, fallback) - mem_slack(ld, m.write);
-                    out.push((
-                        j,
-                        SimInput {
+                    let renamed = renamed(store, w, m);
+                    let offset = if renamed {
+                        0.0
+                    } else {
+                        mem_ready(store, fallback) - mem_slack(ld, m.write)
+                    };
+                    out.push(MemInput {
+                        consumer: j,
+                        input: SimInput {
                             producer: p as u32,
                             distance,
                             offset: whole(offset),
                         },
-                    ));
+                        renamed,
+                    });
                     break;
                 }
             }

@@ -21,6 +21,27 @@ pub fn widen(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
     }
 }
 
+/// Adds a µop on the store-data ports for each memory write whose data lists none. AMD's
+/// instruction data (uops.info's and `suaca measure`'s) names no store-data pipe, while the
+/// load/store unit takes at most `stores_per_cycle` stores a cycle; the arch description
+/// gives that limit as store-data ports. Intel's data has its store-data µops already.
+pub fn store_data(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
+    let ports = arch.ports_with_role(Role::StoreData);
+    if ports.is_empty() {
+        return;
+    }
+    let stores = instr
+        .mem
+        .iter()
+        .filter(|m| m.write && !m.agen && m.size > 0)
+        .count();
+    let have = uops
+        .iter()
+        .filter(|u| !u.is_empty() && u.0 & !ports.0 == 0)
+        .count();
+    uops.extend(std::iter::repeat_n(ports, stores.saturating_sub(have)));
+}
+
 /// Repeats the µop confined to `ports` once per extra `width`-byte chunk of `size`.
 fn extra(uops: &mut Vec<PortMask>, ports: PortMask, size: u32, width: Option<u32>) {
     let Some(width) = width.filter(|&w| w > 0) else {
@@ -39,6 +60,31 @@ fn extra(uops: &mut Vec<PortMask>, ports: PortMask, size: u32, width: Option<u32
 mod tests {
     use super::*;
     use crate::decode::decode_bytes;
+
+    #[test]
+    fn zen_stores_take_a_store_data_port_intel_stores_keep_theirs() {
+        let zen4 = crate::uarch::load("ZEN4").expect("ZEN4");
+        let skl = crate::uarch::load("SKL").expect("SKL");
+        // mov [r15+0x20], rax; push rax; mov rax, [rbx]
+        let code = [0x49, 0x89, 0x47, 0x20, 0x50, 0x48, 0x8b, 0x03];
+        let instrs = decode_bytes(&code, 0).expect("decodes");
+        let agu = zen4.ports_with_role(Role::Load);
+        let st = zen4.ports_with_role(Role::StoreData);
+        assert_eq!(zen4.port_names(st), ["ST0", "ST1"]);
+        for i in &instrs[..2] {
+            let mut uops = vec![agu];
+            store_data(i, &zen4, &mut uops);
+            assert_eq!(uops, vec![agu, st], "{}", i.iced);
+        }
+        let mut load = vec![agu];
+        store_data(&instrs[2], &zen4, &mut load);
+        assert_eq!(load, vec![agu]);
+        let p4 = skl.ports_with_role(Role::StoreData);
+        let p237 = skl.ports_with_role(Role::StoreAddress);
+        let mut skl_store = vec![p237, p4];
+        store_data(&instrs[0], &skl, &mut skl_store);
+        assert_eq!(skl_store, vec![p237, p4]);
+    }
 
     #[test]
     fn a_256_bit_load_holds_a_sandy_bridge_load_port_two_cycles() {
