@@ -115,6 +115,40 @@ fn full_model_accuracy_on_bhive_dev() {
     assert!(all(&suaca) > 3.0 * all(&full));
 }
 
+/// The ZEN4 block set (our measurements of BHive blocks on this project's Zen 4 host) against
+/// the embedded ZEN4 data: MAPE at most 12% and Kendall's tau at least 0.86 (measured when
+/// written: 10.9% / 0.883 on 1,924 blocks; llvm-mca-19: 67.0% / 0.786).
+#[test]
+fn zen4_block_set_accuracy() {
+    let Some((xml, _)) = common::bhive_dev() else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tar = root.join(zen4::TAR);
+    if !tar.exists() {
+        eprintln!("skipped: {} is missing", tar.display());
+        return;
+    }
+    let (joined, stats) = zen4::join(&root.join(zen4::MEASURED), &tar).expect("joins");
+    assert!(stats.joined >= 1900, "{}", stats.joined);
+    let out = tempfile::tempdir().unwrap();
+    let csv = out.path().join("zen4.csv");
+    std::fs::write(&csv, joined).unwrap();
+    let o = bench::run(&bench::Options {
+        csvs: vec![(csv, "ZEN4".into())],
+        xml,
+        cache: out.path().join("cache"),
+        mca: None,
+        scratch: out.path().to_path_buf(),
+        limit: None,
+        model: ModelOptions::FULL,
+    })
+    .expect("benchmark runs");
+    let m = o.metrics(bench::Tool::Suaca, |b| b.arch == "ZEN4");
+    assert!(m.mape <= 0.12, "ZEN4: MAPE {}", m.mape);
+    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.86, "ZEN4: {m:?}");
+}
+
 /// The committed ZEN4 block set holds our measurements only: keys, no block bytes, and
 /// every row is consistent with its status.
 #[test]
