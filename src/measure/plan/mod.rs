@@ -434,6 +434,26 @@ mod tests {
         )));
     }
 
+    /// The latency kernels from operand 2 to operand 1 of `v`'s plan, with their kind.
+    fn lat_2_to_1(v: &Variant) -> Vec<(Kernel, LatKind)> {
+        phase1(v, &Basics::from_values(&[]))
+            .unwrap()
+            .into_iter()
+            .filter_map(|(spec, r)| match (spec, r) {
+                (
+                    Spec::Unrolled { kernel, .. },
+                    Role::Lat {
+                        start: 2,
+                        target: 1,
+                        kind,
+                        ..
+                    },
+                ) => Some((kernel, kind)),
+                _ => None,
+            })
+            .collect()
+    }
+
     #[test]
     fn store_latency_loads_back_as_wide_as_the_store() {
         let c = catalog();
@@ -442,21 +462,10 @@ mod tests {
             ("MOV (M16, R16)", Code::Movzx_r32_rm16),
             ("MOV (M64, R64)", Code::Mov_r64_rm64),
         ] {
-            let plan = phase1(find(&c, s), &Basics::from_values(&[])).unwrap();
-            let back: Vec<Code> = plan
-                .iter()
-                .filter_map(|(spec, r)| match (spec, r) {
-                    (
-                        Spec::Unrolled { kernel, .. },
-                        Role::Lat {
-                            start: 2,
-                            target: 1,
-                            kind: LatKind::Reg,
-                            ..
-                        },
-                    ) => Some(kernel.body[1].code()),
-                    _ => None,
-                })
+            let back: Vec<Code> = lat_2_to_1(find(&c, s))
+                .into_iter()
+                .filter(|(_, kind)| *kind == LatKind::Reg)
+                .map(|(k, _)| k.body[1].code())
                 .collect();
             assert_eq!(back, [want], "{s}");
         }
@@ -466,30 +475,18 @@ mod tests {
     fn lea_latency_from_base_and_index() {
         let c = catalog();
         let kinds = |s: &str| -> Vec<LatKind> {
-            phase1(find(&c, s), &Basics::from_values(&[]))
-                .unwrap()
-                .iter()
-                .filter_map(|(spec, r)| match (spec, r) {
-                    (
-                        Spec::Unrolled { kernel, .. },
-                        Role::Lat {
-                            start: 2,
-                            target: 1,
-                            kind,
-                            ..
-                        },
-                    ) => {
-                        // One instruction feeding itself through its address.
-                        let i = kernel.body[0];
-                        let dest = i.op0_register().full_register();
-                        let back = match kind {
-                            LatKind::Addr => i.memory_base(),
-                            _ => i.memory_index(),
-                        };
-                        assert_eq!((kernel.body.len(), back), (1, dest), "{s}");
-                        Some(*kind)
-                    }
-                    _ => None,
+            lat_2_to_1(find(&c, s))
+                .into_iter()
+                .map(|(kernel, kind)| {
+                    // One instruction feeding itself through its address.
+                    let i = kernel.body[0];
+                    let dest = i.op0_register().full_register();
+                    let back = match kind {
+                        LatKind::Addr => i.memory_base(),
+                        _ => i.memory_index(),
+                    };
+                    assert_eq!((kernel.body.len(), back), (1, dest), "{s}");
+                    kind
                 })
                 .collect()
         };
