@@ -84,10 +84,11 @@ fn mem_slack(load: &InstrDesc, rmw: bool) -> f64 {
 /// A store→load dependency the hardware resolves by memory renaming: the load's value is the
 /// store's data register, ready when the store starts (Zen 2 and later keep such values in
 /// a register file). Driven by the data: the store's measured round trip through memory
-/// (store then load back, uops.info's register→memory latency) takes at most a cycle; both
-/// accesses have the same width and no index register, and the load is not a
-/// read-modify-write.
-fn renamed(store: &InstrDesc, w: &MemOperand, load: &MemOperand) -> bool {
+/// (store then a plain `mov` load back, uops.info's register→memory latency) takes at most a
+/// cycle; the load is such a plain `mov` (sign- or zero-extending loads and load-op
+/// instructions are not shown to be renamed: on the ZEN4 block set, renaming them too gives
+/// MAPE 10.9% against 10.7%); both accesses have the same width and no index register.
+fn renamed(store: &InstrDesc, w: &MemOperand, load_instr: &Instr, load: &MemOperand) -> bool {
     let round_trip = store
         .latencies
         .iter()
@@ -99,6 +100,7 @@ fn renamed(store: &InstrDesc, w: &MemOperand, load: &MemOperand) -> bool {
         && w.index.is_none()
         && load.index.is_none()
         && !load.write
+        && load_instr.iced.mnemonic() == iced_x86::Mnemonic::Mov
 }
 
 /// A memory input of a program position.
@@ -147,7 +149,7 @@ pub fn inputs(cx: &Context, kept: &[usize], descs: &[Option<InstrDesc>]) -> Vec<
                     else {
                         break;
                     };
-                    let renamed = renamed(store, w, m);
+                    let renamed = renamed(store, w, load, m);
                     let offset = if renamed {
                         0.0
                     } else {
