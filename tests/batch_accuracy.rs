@@ -117,7 +117,7 @@ fn full_model_accuracy_on_bhive_dev() {
 
 /// The ZEN4 block set (our measurements of BHive blocks on this project's Zen 4 host) against
 /// the embedded ZEN4 data: MAPE at most 12% and Kendall's tau at least 0.86 (measured when
-/// written: 10.7% / 0.886 on 1,924 blocks; llvm-mca-19: 67.0% / 0.786).
+/// written: 10.8% / 0.892 on 1,924 blocks; llvm-mca-19: 67.0% / 0.786).
 #[test]
 fn zen4_block_set_accuracy() {
     let Some((xml, _)) = common::bhive_dev() else {

@@ -236,6 +236,16 @@ pub fn build(
     for m in mem_inputs {
         push_input(&mut instrs[m.consumer].inputs, m.input);
     }
+    // The engine forgets an instruction once it completes, so it must not complete before
+    // its last consumer may start (a store whose value reaches a load by plain forwarding
+    // takes longer than the store's own latency).
+    for c in 0..instrs.len() {
+        for k in 0..instrs[c].inputs.len() {
+            let input = instrs[c].inputs[k];
+            let producer = &mut instrs[input.producer as usize];
+            producer.latency = producer.latency.max(input.offset);
+        }
+    }
     macro_fuse(cx, &kept, descs, &mut instrs);
     SimProgram {
         frontend: None,

@@ -15,7 +15,7 @@ use iced_x86::Register;
 
 use crate::analysis::program::longest_input_latency;
 use crate::db::{Endpoint, InstrDesc, LatVia};
-use crate::ir::{Instr, MemOperand};
+use crate::ir::{Instr, Loc, MemOperand};
 use crate::sim::SimInput;
 
 use super::{is_stack_op, Context};
@@ -103,6 +103,30 @@ fn renamed(store: &InstrDesc, w: &MemOperand, load_instr: &Instr, load: &MemOper
         && load_instr.iced.mnemonic() == iced_x86::Mnemonic::Mov
 }
 
+/// Whether an instruction after position `p` and before position `j` (into the next
+/// iteration when `distance` is 1) writes `reg`: the address was computed anew, so memory
+/// renaming, which matches addresses by register and displacement, cannot pair the accesses.
+fn rewritten(
+    cx: &Context,
+    kept: &[usize],
+    (p, j): (usize, usize),
+    distance: u32,
+    reg: Register,
+) -> bool {
+    let n = kept.len();
+    let between: Vec<usize> = if distance == 0 {
+        (p + 1..j).collect()
+    } else {
+        (p + 1..n).chain(0..j).collect()
+    };
+    let full = reg.full_register();
+    between.into_iter().any(|q| {
+        cx.instrs[kept[q]]
+            .writes()
+            .any(|a| matches!(a.loc, Loc::Reg(r) if r.full_register() == full))
+    })
+}
+
 /// A memory input of a program position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MemInput {
@@ -149,11 +173,20 @@ pub fn inputs(cx: &Context, kept: &[usize], descs: &[Option<InstrDesc>]) -> Vec<
                     else {
                         break;
                     };
-                    let renamed = renamed(store, w, load, m);
+                    // A store the data shows renamed (a round trip of at most a cycle) whose
+                    // address register was written again before the load: plain forwarding.
+                    let moved = m.base.is_some_and(|b| {
+                        b != Register::RSP && rewritten(cx, kept, (p, j), distance, b)
+                    });
+                    let renamed = !moved && renamed(store, w, load, m);
+                    let ready = match cx.arch.memory.store_forward_latency {
+                        Some(f) if moved && mem_ready(store, fallback) <= 1.0 => f64::from(f),
+                        _ => mem_ready(store, fallback),
+                    };
                     let offset = if renamed {
                         0.0
                     } else {
-                        mem_ready(store, fallback) - mem_slack(ld, m.write)
+                        ready - mem_slack(ld, m.write)
                     };
                     out.push(MemInput {
                         consumer: j,
