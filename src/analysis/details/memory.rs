@@ -10,6 +10,12 @@
 //! latencies of stores) under the slack rule of [`crate::analysis::program`]: the store's
 //! value reaches memory `mem_ready` cycles after the store starts, and the load needs it
 //! `mem_slack` cycles after its own start.
+//!
+//! Memory renaming (Zen 2 and later, seen in the data as a store round trip of at most a
+//! cycle) gives a plain `mov` load the store's value when the store starts. Renaming pairs
+//! accesses by register and displacement, so here the base register is asked after all: when
+//! an instruction between store and load writes it, the value comes by plain forwarding (the
+//! arch's `store_forward_latency`).
 
 use iced_x86::Register;
 
