@@ -69,7 +69,13 @@ pub fn run(args: &MeasureArgs) -> Result<(), Failure> {
         bar: ProgressBar::new(0),
         stop,
     };
-    let summary = measure::run(config, &mut progress).map_err(Failure::input)?;
+    let summary = measure::run(config, &mut progress).map_err(|e| match e {
+        // Everything measured so far is in the checkpoint.
+        measure::MeasureError::Calibration(_) => {
+            Failure::input(format!("{e} `--resume` continues from the checkpoint."))
+        }
+        e => Failure::input(e),
+    })?;
     progress.bar.finish_and_clear();
     println!(
         "Measured {} of {} selected variants ({} from the checkpoint) on {} ({}) in {:.1} min",

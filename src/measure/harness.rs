@@ -92,6 +92,23 @@ pub const OFF_KINIT: i64 = -40;
 pub const OFF_PMC: i64 = -32;
 /// Mask of valid clock bits (all ones for the TSC, the counter width for `rdpmc`).
 pub const OFF_CLOCK_MASK: i64 = -24;
+/// The caller's rsp while a profiled block runs on its private stack (`suaca profile`).
+pub const OFF_SAVED_RSP: i64 = -16;
+/// The default MXCSR a profiled block's kernel restores (`suaca profile`).
+pub const OFF_MXCSR_DEFAULT: i64 = -8;
+
+/// Every control slot below r14, 8 bytes each: they must not overlap (a profile slot that
+/// once shared the clock mask's offset masked every timestamp to garbage).
+pub const CONTROL_SLOTS: [i64; 8] = [
+    OFF_T0,
+    OFF_T1,
+    OFF_MXCSR,
+    OFF_KINIT,
+    OFF_PMC,
+    OFF_CLOCK_MASK,
+    OFF_SAVED_RSP,
+    OFF_MXCSR_DEFAULT,
+];
 /// 64-byte vector initial value.
 pub const OFF_VINIT: i64 = -256;
 /// Extra per-kernel constants (vector values for divisions etc.), 64 bytes per slot.
@@ -669,6 +686,23 @@ pub fn init_data(data: &mut DataMem) {
     put(bytes, OFF_KINIT, u64::MAX);
     put(bytes, OFF_PMC, 0);
     put(bytes, OFF_CLOCK_MASK, u64::MAX);
+}
+
+#[cfg(test)]
+mod control_slot_tests {
+    use super::*;
+
+    #[test]
+    fn control_slots_do_not_overlap() {
+        let mut v = CONTROL_SLOTS.to_vec();
+        v.sort_unstable();
+        for w in v.windows(2) {
+            assert!(w[1] - w[0] >= 8, "{w:?}");
+        }
+        assert!(v
+            .iter()
+            .all(|o| *o < 0 && *o + 8 <= 0 && *o > OFF_VINIT + 64));
+    }
 }
 
 /// How a forked child ended.

@@ -48,7 +48,7 @@ pub enum MeasureError {
     #[error("encoding: {0}")]
     Encode(String),
     /// The time base could not be calibrated (clock unstable or not what it should be).
-    #[error("refusing to measure: {0}. Make the machine quieter (no frequency scaling, no other load) and retry; `--resume` continues from the checkpoint.")]
+    #[error("refusing to measure: {0}. Make the machine quieter (no frequency scaling, no other load) and retry.")]
     Calibration(String),
     /// Reading or writing files.
     #[error("{path}: {source}")]

@@ -57,9 +57,9 @@ pub const INDEX_MASK: i32 = 0x1FF;
 /// The slots the calibration kernels of `measure` use (their r14): T0/T1 are shared.
 pub const CONTROL: u64 = DATA_ADDR + DATA_BASE as u64;
 /// Saved rsp of the caller.
-pub const SAVED_RSP: u64 = CONTROL - 32;
+pub const SAVED_RSP: u64 = CONTROL.wrapping_add_signed(harness::OFF_SAVED_RSP);
 /// MXCSR restored at the end (the ABI default).
-pub const MXCSR_DEFAULT_SLOT: u64 = CONTROL - 24;
+pub const MXCSR_DEFAULT_SLOT: u64 = CONTROL.wrapping_add_signed(harness::OFF_MXCSR_DEFAULT);
 
 // The layout: everything below 2 GiB (32-bit absolute addresses and `or` immediates), the
 // windows inside the buffer, the control slots below the windows.
@@ -104,6 +104,11 @@ pub fn fill_data(bytes: &mut [u8]) {
     put(CONTROL.wrapping_add_signed(OFF_T1), 0);
     put(CONTROL.wrapping_add_signed(OFF_MXCSR), u64::from(MXCSR));
     put(CONTROL.wrapping_add_signed(OFF_KINIT), u64::MAX);
+    put(CONTROL.wrapping_add_signed(harness::OFF_PMC), 0);
+    put(
+        CONTROL.wrapping_add_signed(harness::OFF_CLOCK_MASK),
+        u64::MAX,
+    );
     for k in 0..8 {
         put(CONTROL.wrapping_add_signed(OFF_VINIT) + 8 * k, BENIGN);
     }
