@@ -23,10 +23,12 @@ pub mod checkpoint;
 pub mod counters;
 pub mod harness;
 pub mod infer;
+pub mod layout;
 pub mod machine;
 pub mod plan;
 pub mod portcount;
 pub mod timer;
+pub mod timing;
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod child;

@@ -34,20 +34,13 @@ pub(super) fn family(c: RegClass) -> Family {
 /// Upper bound of independent instances per throughput kernel.
 pub const MAX_INSTANCES: usize = 12;
 
-const GPR_POOL: [Register; 12] = [
-    Register::RAX,
-    Register::RCX,
-    Register::RDX,
-    Register::RBX,
-    Register::RSI,
-    Register::RDI,
-    Register::RBP,
-    Register::R8,
-    Register::R9,
-    Register::R10,
-    Register::R11,
-    Register::R12,
-];
+/// The GPRs instances rotate through: the harness's free ones less r13, which latency and
+/// blocking kernels keep for address chains and index registers.
+fn gpr_pool() -> impl Iterator<Item = Register> {
+    super::super::harness::FREE_GPR64
+        .into_iter()
+        .filter(|r| *r != Register::R13)
+}
 
 /// The number of `r` within its class as [`RegClass::reg`] counts: full 64-bit numbers for
 /// GPRs (iced numbers 8-bit registers with AH..BH in between: `SIL.number()` is 10, not 6).
@@ -72,9 +65,7 @@ pub(super) fn pools(v: &Variant) -> Pools {
             _ => None,
         })
         .collect();
-    let gpr = GPR_POOL
-        .iter()
-        .copied()
+    let gpr = gpr_pool()
         .filter(|r| !v.implicit_regs.contains(r) && !fixed.contains(r))
         .collect();
     let nvec = if is_evex(v) { 30 } else { 14 };
