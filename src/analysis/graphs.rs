@@ -3,6 +3,7 @@
 //!
 //! Owns: the mapping only. Latencies are the simulator's ([`program::edge_offset`]).
 
+use super::details::memory::GraphEdge;
 use super::program;
 use crate::cfg::{Cfg, CfgNote, EdgeKind, Succ};
 use crate::db::InstrDesc;
@@ -13,7 +14,13 @@ use crate::report::graphs::{
 };
 
 /// The graphs of `instrs` (with `descs` for the latencies).
-pub fn build(instrs: &[Instr], descs: &[Option<InstrDesc>], cfg: &Cfg, deps: &DepGraph) -> Graphs {
+pub fn build(
+    instrs: &[Instr],
+    descs: &[Option<InstrDesc>],
+    cfg: &Cfg,
+    deps: &DepGraph,
+    memory: &[GraphEdge],
+) -> Graphs {
     let nodes = instrs
         .iter()
         .enumerate()
@@ -49,6 +56,7 @@ pub fn build(instrs: &[Instr], descs: &[Option<InstrDesc>], cfg: &Cfg, deps: &De
                 EdgeKind::Taken => CfgEdgeKind::Taken,
                 EdgeKind::Backward => CfgEdgeKind::Backward,
                 EdgeKind::Loop => CfgEdgeKind::Loop,
+                EdgeKind::LoopExit => CfgEdgeKind::LoopExit,
             },
         })
         .collect();
@@ -59,12 +67,21 @@ pub fn build(instrs: &[Instr], descs: &[Option<InstrDesc>], cfg: &Cfg, deps: &De
             from: from as u32,
             to: to as u32,
             loc: e.loc.label(),
+            address: None,
             distance: e.distance,
             latency: match (&descs[from], &descs[to]) {
                 (Some(p), Some(c)) => Some(program::edge_offset(p, c, e.loc)),
                 _ => None,
             },
         })
+        .chain(memory.iter().map(|m| DepEdgeOut {
+            from: m.store as u32,
+            to: m.load as u32,
+            loc: "mem".into(),
+            address: Some(m.address.label()),
+            distance: m.distance,
+            latency: m.latency,
+        }))
         .collect();
     Graphs {
         nodes,

@@ -18,8 +18,8 @@ use crate::db::InstrDesc;
 use crate::deps::{DepGraph, DepLimits, TooComplex};
 use crate::ir::{BranchKind, Instr, Region};
 use crate::report::model::{
-    BranchReport, BranchSide, DetailReport, LatencyPair, RegionInfo, RegionReport, RunSummary,
-    Table, TableRow,
+    BranchReport, BranchSide, DetailReport, LatencyPair, RegionInfo, RegionMode, RegionReport,
+    RunSummary, Table, TableRow,
 };
 use crate::report::views::{LineStats, Timeline, TimelineView};
 use crate::sim::{simulate, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
@@ -361,7 +361,12 @@ pub fn analyze_region(
     if opts.model.frontend {
         program.frontend = details::frontend::delivery(&bounds, &machine.arch);
     }
-    let graphs = graphs::build(instrs, descs, &cfg, &deps);
+    let memory = if opts.model.mem_deps {
+        details::memory::graph_edges(&cx, &all, descs)
+    } else {
+        Vec::new()
+    };
+    let graphs = graphs::build(instrs, descs, &cfg, &deps, &memory);
     let mut main = run_path(program, instrs, descs, machine, opts, &all)?;
 
     let mut warnings = Vec::new();
@@ -395,6 +400,12 @@ pub fn analyze_region(
             end: region.end_address(),
             symbol: region.symbol.clone(),
             instructions: instrs.len(),
+            mode: if cfg.loop_branch().is_some() {
+                RegionMode::Loop
+            } else {
+                RegionMode::Unrolled
+            },
+            loop_branch: cfg.loop_branch().map(|l| l as u32),
         },
         runs: main.runs,
         table: main.table,

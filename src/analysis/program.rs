@@ -165,7 +165,7 @@ pub fn build(
         })
         .collect();
     let mem_inputs = if cx.model.mem_deps {
-        memory::inputs(cx, &kept, descs)
+        memory::inputs(cx, path, &kept, descs)
     } else {
         Vec::new()
     };

@@ -38,7 +38,19 @@ impl Cfg {
         let n = instrs.len();
         let mut notes = Vec::new();
         let mut lines = Vec::with_capacity(n);
+        let loop_branch = super::loop_branch(instrs, region_start);
         for (line, instr) in instrs.iter().enumerate() {
+            if Some(line) == loop_branch {
+                // The loop's own back branch: taken, it starts the next iteration (the loop
+                // edge); falling through leaves the loop.
+                lines.push(LineFlow {
+                    succs: vec![Succ::End],
+                    backward: true,
+                    backward_target: None,
+                    loop_exit: matches!(instr.branch, BranchKind::Conditional { .. }),
+                });
+                continue;
+            }
             let next = if line + 1 < n {
                 Succ::Line(line + 1)
             } else {
@@ -103,6 +115,7 @@ impl Cfg {
             graph,
             iterations,
             notes,
+            loop_branch,
         }
     }
 }

@@ -51,6 +51,7 @@ pub fn render(cfg: &Cfg, instrs: &[Instr]) -> String {
     out.push_str("  node [shape=box, fontname=\"monospace\"];\n");
     write_instr_nodes(&mut out, instrs);
     let edges = cfg.instr_edges();
+    let looped = cfg.loop_branch();
     if edges.iter().any(|e| e.to == Succ::Exit) {
         out.push_str("  exit [label=\"exit\", shape=ellipse];\n");
     }
@@ -63,7 +64,11 @@ pub fn render(cfg: &Cfg, instrs: &[Instr]) -> String {
             EdgeKind::FallThrough => "",
             EdgeKind::Taken => " [label=\"taken\"]",
             EdgeKind::Backward => " [label=\"backward (ignored)\", style=dotted, color=gray]",
+            EdgeKind::Loop if Some(e.from) == looped => {
+                " [label=\"taken → start\", style=dashed, color=red]"
+            }
             EdgeKind::Loop => " [style=dashed, color=red]",
+            EdgeKind::LoopExit => " [label=\"exit\"]",
         };
         let _ = writeln!(out, "  n{} -> {to}{attrs};", e.from);
     }

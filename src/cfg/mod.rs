@@ -44,6 +44,8 @@ mod tests;
 
 use petgraph::graph::DiGraph;
 
+use crate::ir::{BranchKind, Instr};
+
 /// Where control goes after an instruction.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Succ {
@@ -67,8 +69,11 @@ pub enum EdgeKind {
     /// A backward branch inside the region: part of the control flow, ignored by the
     /// dependency analysis (thesis §3.1.1).
     Backward,
-    /// From the end of the region back to its start; only with `iterations >= 2`.
+    /// From the end of the region back to its start; only with `iterations >= 2`. From the
+    /// loop's own back branch it is that branch taken.
     Loop,
+    /// The fall-through of the loop's conditional back branch: the loop ends.
+    LoopExit,
 }
 
 /// A basic block: the lines `first..=last`.
@@ -118,6 +123,25 @@ pub enum CfgNote {
     },
 }
 
+/// Bytes before the region's start that a back branch may target and still be the loop's
+/// own branch: IACA's start marker (`mov ebx, 111` and `64 67 90`, 8 bytes; MSVC's
+/// `mov byte ptr gs:[111], 111`, 9 bytes) sits at the top of the loop body when it is
+/// compiled in from C, so the loop's branch jumps back to the marker, not past it.
+pub const MARKER_SLACK: u64 = 16;
+
+/// The line of the region's loop branch: its last instruction, a conditional branch or jump
+/// back to the region's first instruction (or into the [`MARKER_SLACK`] bytes before it).
+/// Such a region is simulated as a loop whose branch is taken every iteration (loop mode);
+/// any other region is one iteration of straight-line code repeated (unrolled mode).
+pub fn loop_branch(instrs: &[Instr], region_start: u64) -> Option<usize> {
+    let last = instrs.len().checked_sub(1)?;
+    let target = match instrs[last].branch {
+        BranchKind::Conditional { target } | BranchKind::Jump { target } => target,
+        _ => return None,
+    };
+    (target <= region_start && region_start - target <= MARKER_SLACK).then_some(last)
+}
+
 /// One instruction-level edge, as drawn in Figure 2.1.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstrEdge {
@@ -138,6 +162,8 @@ struct LineFlow {
     backward: bool,
     /// Line of an in-region backward target that the forward successors leave out.
     backward_target: Option<usize>,
+    /// The loop's conditional back branch: falling through leaves the loop.
+    loop_exit: bool,
 }
 
 /// The control-flow graph of one region.
@@ -149,6 +175,7 @@ pub struct Cfg {
     graph: DiGraph<BasicBlock, EdgeKind>,
     iterations: u32,
     notes: Vec<CfgNote>,
+    loop_branch: Option<usize>,
 }
 
 impl Cfg {
@@ -200,6 +227,11 @@ impl Cfg {
         &self.graph
     }
 
+    /// The line of the loop's own back branch ([`loop_branch`]), if the region is a loop.
+    pub fn loop_branch(&self) -> Option<usize> {
+        self.loop_branch
+    }
+
     /// Simplifications made while building, in line order.
     pub fn notes(&self) -> &[CfgNote] {
         &self.notes
@@ -232,6 +264,13 @@ impl Cfg {
                     from,
                     to: Succ::Line(t),
                     kind: EdgeKind::Backward,
+                });
+            }
+            if flow.loop_exit {
+                out.push(InstrEdge {
+                    from,
+                    to: Succ::Exit,
+                    kind: EdgeKind::LoopExit,
                 });
             }
         }

@@ -282,7 +282,25 @@ fn write_graphs(
         let limits = deps::DepLimits::for_len(instrs.len());
         let dg = deps::DepGraph::try_build(instrs, &graph, iterations >= 2, &limits)
             .map_err(|e| Failure::analysis(format!("region {}: {e}", region.index)))?;
-        write_atomic(&path_for(&args.dg_out), &deps::dot::render(&dg, instrs))?;
+        let path: Vec<&Instr> = instrs.iter().collect();
+        let (_, mem) = suaca::analysis::details::memory::edges(
+            &path,
+            iterations >= 2,
+            suaca::analysis::details::memory::UNKNOWN_POLICY,
+        );
+        let memory: Vec<deps::dot::MemoryEdge> = mem
+            .iter()
+            .map(|e| deps::dot::MemoryEdge {
+                from: e.store,
+                to: e.load,
+                distance: e.distance,
+                address: instrs[e.load].mem[e.load_mem].label(),
+            })
+            .collect();
+        write_atomic(
+            &path_for(&args.dg_out),
+            &deps::dot::render(&dg, instrs, &memory),
+        )?;
     }
     Ok(())
 }

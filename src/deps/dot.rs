@@ -2,7 +2,8 @@
 //!
 //! As thesis Figures 2.2, 2.3 and 4.1: one node per instruction (label `line: text`), an edge
 //! from producer to consumer labelled with the location (`rax`, `zf`, `cf`); loop-carried edges
-//! are dashed red. Deterministic: nodes in line order, edges in [`DepGraph::edges`] order.
+//! are dashed red; store→load edges through memory are blue and labelled `mem` with the address
+//! (dotted within an iteration, dashed with the iteration distance across). Deterministic: nodes in line order, edges in [`DepGraph::edges`] order.
 //!
 //! ```text
 //! digraph dependency {
@@ -20,8 +21,22 @@ use super::DepGraph;
 use crate::cfg::dot::{escape, write_instr_nodes};
 use crate::ir::{Instr, Loc};
 
-/// Renders `deps` (built from `instrs`) as DOT text.
-pub fn render(deps: &DepGraph, instrs: &[Instr]) -> String {
+/// A dependency the register graph does not hold: a store→load edge through memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryEdge {
+    /// The store's line.
+    pub from: usize,
+    /// The load's line.
+    pub to: usize,
+    /// Iterations between them.
+    pub distance: u32,
+    /// The address (`[rax-0x20]`).
+    pub address: String,
+}
+
+/// Renders `deps` (built from `instrs`) as DOT text, with the memory edges `memory`
+/// (labelled `mem` and the address; dotted).
+pub fn render(deps: &DepGraph, instrs: &[Instr], memory: &[MemoryEdge]) -> String {
     let mut out = String::from("digraph dependency {\n");
     out.push_str("  node [shape=box, fontname=\"monospace\"];\n");
     write_instr_nodes(&mut out, instrs);
@@ -47,6 +62,23 @@ pub fn render(deps: &DepGraph, instrs: &[Instr]) -> String {
             out,
             "  n{from} -> n{to} [label=\"{}\"{style}];",
             escape(&e.loc.label())
+        );
+    }
+    for m in memory {
+        let style = if m.distance > 0 {
+            format!(
+                ", style=dashed, color=blue, taillabel=\"{} iter\"",
+                m.distance
+            )
+        } else {
+            ", style=dotted, color=blue".to_string()
+        };
+        let _ = writeln!(
+            out,
+            "  n{} -> n{} [label=\"mem {}\"{style}];",
+            m.from,
+            m.to,
+            escape(&m.address)
         );
     }
     out.push_str("}\n");

@@ -266,7 +266,7 @@ fn empty_region() {
     assert!(g.is_empty());
     assert_eq!(g.edges().count(), 0);
     assert_eq!(
-        dot::render(&g, &[]),
+        dot::render(&g, &[], &[]),
         "digraph dependency {\n  node [shape=box, fontname=\"monospace\"];\n}\n"
     );
 }
@@ -274,7 +274,7 @@ fn empty_region() {
 #[test]
 fn dot_figure_2_3() {
     let (instrs, g) = deps_of(BRANCHY, true);
-    let text = dot::render(&g, &instrs);
+    let text = dot::render(&g, &instrs, &[]);
     let expected = "digraph dependency {
   node [shape=box, fontname=\"monospace\"];
   n0 [label=\"0: mov rax, 0x1\"];
@@ -300,7 +300,7 @@ fn dot_figure_2_3() {
 #[test]
 fn dot_adc8_has_one_line_per_edge_and_red_loops() {
     let (instrs, g) = deps_of(ADC8, true);
-    let text = dot::render(&g, &instrs);
+    let text = dot::render(&g, &instrs, &[]);
     let edge_lines: Vec<_> = text.lines().filter(|l| l.contains("->")).collect();
     assert_eq!(edge_lines.len(), 16);
     let red = edge_lines

@@ -76,6 +76,38 @@ pub struct MemOperand {
     pub operand: Option<u8>,
 }
 
+impl MemOperand {
+    /// The address as Intel syntax writes it (`[rdi+rax*4+0x10]`, `fs:[rax]`), for graph
+    /// labels.
+    pub fn label(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let reg = |r: Register| format!("{r:?}").to_lowercase();
+        if let Some(b) = self.base.filter(|&b| b != Register::RIP) {
+            parts.push(reg(b));
+        }
+        if let Some(i) = self.index {
+            parts.push(if self.scale > 1 {
+                format!("{}*{}", reg(i), self.scale)
+            } else {
+                reg(i)
+            });
+        }
+        let mut text = parts.join("+");
+        let d = self.displacement;
+        if self.base == Some(Register::RIP) || parts.is_empty() {
+            text = format!("{d:#x}");
+        } else if d > 0 {
+            text.push_str(&format!("+{d:#x}"));
+        } else if d < 0 {
+            text.push_str(&format!("-{:#x}", d.unsigned_abs()));
+        }
+        match self.segment {
+            Some(s) => format!("{}:[{text}]", reg(s)),
+            None => format!("[{text}]"),
+        }
+    }
+}
+
 /// Control-flow effect of an instruction.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BranchKind {

@@ -47,8 +47,11 @@ pub enum CfgEdgeKind {
     Taken,
     /// A backward branch inside the region (ignored by the dependency analysis).
     Backward,
-    /// From the end of the iteration back to line 0 (only with ≥ 2 iterations).
+    /// From the end of the iteration back to line 0 (only with ≥ 2 iterations); from the
+    /// loop's own back branch, that branch taken.
     Loop,
+    /// The loop's back branch falling through: the loop ends.
+    LoopExit,
 }
 
 /// One instruction-level control-flow edge.
@@ -80,8 +83,11 @@ pub struct DepEdgeOut {
     pub from: u32,
     /// Consumer line.
     pub to: u32,
-    /// Location: register (`rax`), high-8 register (`ah`) or flag (`cf`).
+    /// Location: register (`rax`), high-8 register (`ah`), flag (`cf`) or `mem` for a
+    /// store→load dependency through memory.
     pub loc: String,
+    /// For `mem` edges: the address as the load names it (`[rax-0x20]`); else `None`.
+    pub address: Option<String>,
     /// Iteration distance (0 within an iteration, 1 loop-carried).
     pub distance: u32,
     /// Cycles from the producer's start until the consumer can use the value, as simulated;

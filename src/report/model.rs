@@ -127,6 +127,22 @@ pub struct RegionInfo {
     pub symbol: Option<String>,
     /// Number of instructions.
     pub instructions: usize,
+    /// How the region repeats: `loop` (its last instruction branches back to its start,
+    /// taken every iteration) or `unrolled` (copies follow each other).
+    pub mode: RegionMode,
+    /// The line of the loop's back branch in loop mode.
+    pub loop_branch: Option<u32>,
+}
+
+/// How a region is simulated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RegionMode {
+    /// The region ends in a branch back to its start, taken every iteration: the branch,
+    /// its macro-fusion and the taken-branch limit count (uiCA's loop mode).
+    Loop,
+    /// Straight-line code whose copies follow each other (BHive's unrolled blocks).
+    Unrolled,
 }
 
 /// The analysis of one region.

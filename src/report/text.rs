@@ -6,7 +6,7 @@ use comfy_table::{presets::ASCII_MARKDOWN, Attribute, Cell, CellAlignment, Color
 
 use super::fit::fit;
 use super::model::{
-    BranchSide, DetailReport, RegionReport, Report, RunSummary, Table as ReportTable,
+    BranchSide, DetailReport, RegionMode, RegionReport, Report, RunSummary, Table as ReportTable,
 };
 
 /// Rendering choices that are not part of the data.
@@ -104,6 +104,7 @@ fn render_region(
         writeln!(out)?;
     }
     render_runs(&region.runs, out)?;
+    render_mode(region, out)?;
     writeln!(out)?;
     render_table(&region.table, arch, opts, out)?;
     writeln!(out)?;
@@ -185,6 +186,28 @@ fn render_side(
     render_runs(&side.runs, out)?;
     writeln!(out)?;
     render_table(&side.table, arch, opts, out)
+}
+
+/// Which way the region repeats.
+fn render_mode(region: &RegionReport, out: &mut dyn Write) -> io::Result<()> {
+    match (region.region.mode, region.region.loop_branch) {
+        (RegionMode::Loop, Some(line)) => {
+            let text = region
+                .table
+                .rows
+                .iter()
+                .find(|r| r.line == line)
+                .map_or(String::new(), |r| format!(" `{}`", r.text));
+            writeln!(
+                out,
+                "Mode: loop (line {line}{text} branches back to the start, taken every iteration)"
+            )
+        }
+        _ => writeln!(
+            out,
+            "Mode: unrolled (no branch back to the start: copies of the region follow each other)"
+        ),
+    }
 }
 
 /// `Block throughput…` lines (thesis §2.1).

@@ -17,17 +17,20 @@
 //! an instruction between store and load writes it, the value comes by plain forwarding (the
 //! arch's `store_forward_latency`).
 
+use std::collections::HashMap;
+
 use iced_x86::Register;
 
+use super::address::{AddressMap, Origin, Relation, MAX_DISTANCE};
 use crate::analysis::program::longest_input_latency;
 use crate::db::{Endpoint, InstrDesc, LatVia};
-use crate::ir::{Instr, Loc, MemOperand};
+use crate::ir::{Instr, MemOperand};
 use crate::sim::SimInput;
 
-use super::{is_stack_op, Context};
+use super::Context;
 
-/// An address as named by the instruction: equal keys (and equal rsp offsets) alias.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// An address as named by the instruction: the [`UnknownPolicy::SameName`] fallback.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 struct Key {
     segment: Option<Register>,
     base: Option<Register>,
@@ -37,26 +40,31 @@ struct Key {
 }
 
 impl Key {
-    fn of(m: &MemOperand, rsp: i64) -> Key {
-        let shift = if m.base == Some(Register::RSP) {
-            rsp
-        } else {
-            0
-        };
+    fn of(m: &MemOperand) -> Key {
         Key {
             segment: m.segment,
             base: m.base,
             index: m.index,
             scale: m.scale,
-            displacement: m.displacement.wrapping_add(shift),
+            displacement: m.displacement,
         }
     }
 }
 
-/// rsp change of a push/pop/call/ret (bytes), else `None`.
-fn stack_delta(instr: &Instr) -> Option<i64> {
-    is_stack_op(instr).then(|| i64::from(instr.iced.stack_pointer_increment()))
+/// What a store and a load whose address difference is unknown (a pointer loaded or
+/// computed by an operation the analysis does not follow) are assumed to do.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UnknownPolicy {
+    /// They alias when the instruction names the address the same way (segment, base,
+    /// index, scale, displacement), in the same iteration or the next; otherwise not.
+    SameName,
+    /// They never alias (the hardware's memory-dependence prediction lets such a load run
+    /// ahead when it did not alias before).
+    NoAlias,
 }
+
+/// The policy the model uses; chosen by the accuracy benchmarks (docs/model.md).
+pub const UNKNOWN_POLICY: UnknownPolicy = UnknownPolicy::SameName;
 
 /// Cycles after a store starts at which its value is in memory: its longest latency from a
 /// value (register or memory) to memory. A store starts once its data is ready (its address
@@ -109,30 +117,6 @@ fn renamed(store: &InstrDesc, w: &MemOperand, load_instr: &Instr, load: &MemOper
         && load_instr.iced.mnemonic() == iced_x86::Mnemonic::Mov
 }
 
-/// Whether an instruction after position `p` and before position `j` (into the next
-/// iteration when `distance` is 1) writes `reg`: the address was computed anew, so memory
-/// renaming, which matches addresses by register and displacement, cannot pair the accesses.
-fn rewritten(
-    cx: &Context,
-    kept: &[usize],
-    (p, j): (usize, usize),
-    distance: u32,
-    reg: Register,
-) -> bool {
-    let n = kept.len();
-    let between: Vec<usize> = if distance == 0 {
-        (p + 1..j).collect()
-    } else {
-        (p + 1..n).chain(0..j).collect()
-    };
-    let full = reg.full_register();
-    between.into_iter().any(|q| {
-        cx.instrs[kept[q]]
-            .writes()
-            .any(|a| matches!(a.loc, Loc::Reg(r) if r.full_register() == full))
-    })
-}
-
 /// A memory input of a program position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MemInput {
@@ -144,71 +128,263 @@ pub struct MemInput {
     pub renamed: bool,
 }
 
-/// The memory inputs of every position of `kept` (lines in program order, all with data).
-pub fn inputs(cx: &Context, kept: &[usize], descs: &[Option<InstrDesc>]) -> Vec<MemInput> {
-    let n = kept.len();
-    let instr = |pos: usize| &cx.instrs[kept[pos]];
-    // rsp offset before each position, relative to the iteration's start.
-    let mut rsp = Vec::with_capacity(n);
-    let mut offset = 0i64;
-    for pos in 0..n {
-        rsp.push(offset);
-        offset += stack_delta(instr(pos)).unwrap_or(0);
-    }
-    let net = offset;
-    let fallback = f64::from(cx.arch.memory.store_forward_latency.unwrap_or(4));
-    let mut out = Vec::new();
-    for j in 0..n {
-        let load = instr(j);
-        for m in load.mem.iter().filter(|m| m.read && !m.agen) {
-            let want = Key::of(m, rsp[j]);
-            // Walk back: this iteration, then (looped) the previous one.
-            let order = (0..j)
-                .rev()
-                .map(|p| (p, 0u32))
-                .chain((j..n).rev().map(|p| (p, 1u32)).filter(|_| cx.looped));
-            for (p, distance) in order {
-                let cand = instr(p);
-                let shift = if distance == 1 { -net } else { 0 };
-                let hit = cand.mem.iter().find(|w| {
-                    w.write && !w.agen && w.size >= m.size && Key::of(w, rsp[p] + shift) == want
-                });
-                if let Some(w) = hit {
-                    let (Some(store), Some(ld)) =
-                        (descs[kept[p]].as_ref(), descs[kept[j]].as_ref())
-                    else {
-                        break;
-                    };
-                    // A store the data shows renamed (a round trip of at most a cycle) whose
-                    // address register was written again before the load: plain forwarding.
-                    let moved = m.base.is_some_and(|b| {
-                        b != Register::RSP && rewritten(cx, kept, (p, j), distance, b)
-                    });
-                    let renamed = !moved && renamed(store, w, load, m);
-                    let ready = match cx.arch.memory.store_forward_latency {
-                        Some(f) if moved && mem_ready(store, fallback) <= 1.0 => f64::from(f),
-                        _ => mem_ready(store, fallback),
-                    };
-                    let offset = if renamed {
-                        0.0
-                    } else {
-                        ready - mem_slack(ld, m.write)
-                    };
-                    out.push(MemInput {
-                        consumer: j,
-                        input: SimInput {
-                            producer: p as u32,
-                            distance,
-                            offset: whole(offset),
-                        },
-                        renamed,
-                    });
-                    break;
+/// A store→load dependency as the analysis found it, before latencies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MemEdge {
+    /// The store's path position.
+    pub store: usize,
+    /// The store's memory operand (index into its `mem`).
+    pub store_mem: usize,
+    /// The load's path position.
+    pub load: usize,
+    /// The load's memory operand.
+    pub load_mem: usize,
+    /// Iterations between them.
+    pub distance: u32,
+    /// Load address minus store address (bytes); 0 for a name match of unknown values.
+    pub delta: i64,
+    /// Proven by the address values (else assumed by the unknown-provenance policy).
+    pub proven: bool,
+    /// The load reads bytes the store did not write (store forwarding cannot serve it).
+    pub partial: bool,
+    /// Neither address register was written between the two accesses.
+    pub same_registers: bool,
+}
+
+/// Candidates looked at per load, nearest first: bounds the work on huge regions.
+const MAX_CANDIDATES: usize = 256;
+
+type Bucket = Vec<(usize, usize)>;
+
+/// Stores of `list` (path order) nearest before `j` first, then from the path's end.
+fn nearest(list: &Bucket, j: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let split = list.partition_point(|&(p, _)| p < j);
+    let (before, after) = list.split_at(split);
+    before
+        .iter()
+        .rev()
+        .chain(after.iter().rev())
+        .take(MAX_CANDIDATES)
+        .copied()
+}
+
+/// The store→load dependencies of `path` (instructions in execution order; `looped`: the
+/// path repeats, so a load may read a store of an earlier iteration). Each load depends on
+/// the youngest store that overlaps it.
+pub fn edges(path: &[&Instr], looped: bool, policy: UnknownPolicy) -> (AddressMap, Vec<MemEdge>) {
+    let map = AddressMap::build(path);
+    let n = path.len() as u64;
+    let max_distance = if looped { MAX_DISTANCE } else { 0 };
+    // Stores grouped by the origins of their address (only equal ones can differ by a
+    // constant), and by name for the fallback.
+    let mut by_terms: HashMap<Vec<(Origin, i64)>, Bucket> = HashMap::new();
+    let mut by_name: HashMap<Key, Bucket> = HashMap::new();
+    for (p, instr) in path.iter().enumerate() {
+        for (k, m) in instr.mem.iter().enumerate() {
+            if m.write && !m.agen {
+                if let Some(a) = map.address(p, k) {
+                    by_terms
+                        .entry(a.value.terms().to_vec())
+                        .or_default()
+                        .push((p, k));
                 }
+                by_name.entry(Key::of(m)).or_default().push((p, k));
             }
         }
     }
+    let mut out = Vec::new();
+    for (j, instr) in path.iter().enumerate() {
+        for (lk, m) in instr.mem.iter().enumerate() {
+            if !m.read || m.agen {
+                continue;
+            }
+            let Some(la) = map.address(j, lk) else {
+                continue;
+            };
+            let age = |e: &MemEdge| u64::from(e.distance) * n + j as u64 - e.store as u64;
+            let mut best: Option<MemEdge> = None;
+            let mut consider = |e: MemEdge| {
+                if best.as_ref().is_none_or(|b| age(&e) < age(b)) {
+                    best = Some(e);
+                }
+            };
+            if let Some(list) = by_terms.get(la.value.terms()) {
+                for (p, sk) in nearest(list, j) {
+                    let w = &path[p].mem[sk];
+                    if let Relation::Overlap { distance, delta } =
+                        map.relate((p, sk, w.size), (j, lk, m.size), max_distance)
+                    {
+                        consider(MemEdge {
+                            store: p,
+                            store_mem: sk,
+                            load: j,
+                            load_mem: lk,
+                            distance,
+                            delta,
+                            proven: true,
+                            partial: delta < 0 || delta + i64::from(m.size) > i64::from(w.size),
+                            same_registers: same_registers(&map, (p, sk, w), (j, lk, m), distance),
+                        });
+                    }
+                }
+            }
+            if policy == UnknownPolicy::SameName {
+                if let Some(list) = by_name.get(&Key::of(m)) {
+                    for (p, sk) in nearest(list, j) {
+                        let w = &path[p].mem[sk];
+                        let distance = u32::from(p >= j);
+                        if distance > max_distance || w.size < m.size {
+                            continue;
+                        }
+                        if map.relate((p, sk, w.size), (j, lk, m.size), max_distance)
+                            != Relation::Unknown
+                        {
+                            continue;
+                        }
+                        consider(MemEdge {
+                            store: p,
+                            store_mem: sk,
+                            load: j,
+                            load_mem: lk,
+                            distance,
+                            delta: 0,
+                            proven: false,
+                            partial: false,
+                            same_registers: false,
+                        });
+                        break;
+                    }
+                }
+            }
+            out.extend(best);
+        }
+    }
+    (map, out)
+}
+
+/// Whether the base and index registers of both accesses hold the same versions and the
+/// displacements agree: memory renaming pairs accesses by register and displacement, so a
+/// register written between them (even by a constant) sends the value through plain
+/// forwarding. rsp, which the stack engine tracks, does not count.
+fn same_registers(
+    map: &AddressMap,
+    (p, sk, w): (usize, usize, &MemOperand),
+    (j, lk, m): (usize, usize, &MemOperand),
+    distance: u32,
+) -> bool {
+    let (Some(s), Some(l)) = (map.address(p, sk), map.address(j, lk)) else {
+        return false;
+    };
+    let same =
+        |a: Option<Register>, b: Option<Register>, va: Option<u32>, vb: Option<u32>| match (a, b) {
+            (None, None) => true,
+            (Some(Register::RSP), Some(Register::RSP)) => true,
+            (Some(x), Some(y)) if x.full_register() == y.full_register() => {
+                map.writes_between(x, va.unwrap_or(0), vb.unwrap_or(0), distance) == 0
+            }
+            _ => false,
+        };
+    same(w.base, m.base, s.base_version, l.base_version)
+        && same(w.index, m.index, s.index_version, l.index_version)
+        && w.displacement == m.displacement
+}
+
+/// The latency offset of edge `e` (store and load at path positions of `path`) and whether
+/// memory renaming serves it; `None` when either line has no data.
+fn timing(
+    cx: &Context,
+    path: &[usize],
+    e: &MemEdge,
+    descs: &[Option<InstrDesc>],
+) -> Option<(u32, bool)> {
+    let (sl, ll) = (path[e.store], path[e.load]);
+    let (store, ld) = (descs[sl].as_ref()?, descs[ll].as_ref()?);
+    let fallback = f64::from(cx.arch.memory.store_forward_latency.unwrap_or(4));
+    let w = &cx.instrs[sl].mem[e.store_mem];
+    let m = &cx.instrs[ll].mem[e.load_mem];
+    let renamed = e.same_registers && !e.partial && renamed(store, w, &cx.instrs[ll], m);
+    let ready = match cx.arch.memory.store_forward_latency {
+        // A store the data shows renamed whose address registers changed before the load,
+        // or that wrote only part of the load's bytes: plain forwarding.
+        Some(f) if (!e.same_registers || e.partial) && mem_ready(store, fallback) <= 1.0 => {
+            f64::from(f)
+        }
+        _ => mem_ready(store, fallback),
+    };
+    let offset = if renamed {
+        0.0
+    } else {
+        ready - mem_slack(ld, m.write)
+    };
+    Some((whole(offset), renamed))
+}
+
+/// The memory inputs of every position of `kept` (lines in program order, all with data);
+/// `path` is every line of the path in order (with or without data): the address analysis
+/// follows them all.
+pub fn inputs(
+    cx: &Context,
+    path: &[usize],
+    kept: &[usize],
+    descs: &[Option<InstrDesc>],
+) -> Vec<MemInput> {
+    let instrs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
+    let (_, edges) = edges(&instrs, cx.looped, UNKNOWN_POLICY);
+    let kept_pos: HashMap<usize, usize> = kept.iter().enumerate().map(|(k, &l)| (l, k)).collect();
+    let mut out = Vec::new();
+    for e in edges {
+        let (Some(&p), Some(&j)) = (kept_pos.get(&path[e.store]), kept_pos.get(&path[e.load]))
+        else {
+            continue;
+        };
+        let Some((offset, renamed)) = timing(cx, path, &e, descs) else {
+            continue;
+        };
+        out.push(MemInput {
+            consumer: j,
+            input: SimInput {
+                producer: p as u32,
+                distance: e.distance,
+                offset,
+            },
+            renamed,
+        });
+    }
     out
+}
+
+/// A memory dependency as the graphs show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphEdge {
+    /// The store's line.
+    pub store: usize,
+    /// The load's line.
+    pub load: usize,
+    /// Iterations between them.
+    pub distance: u32,
+    /// The edge with its address facts.
+    pub edge: MemEdge,
+    /// The load's memory operand.
+    pub address: MemOperand,
+    /// Simulated latency offset; `None` when a line has no data.
+    pub latency: Option<u32>,
+}
+
+/// The memory dependencies of the lines `path` (in order), for the dependency graph.
+pub fn graph_edges(cx: &Context, path: &[usize], descs: &[Option<InstrDesc>]) -> Vec<GraphEdge> {
+    let instrs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
+    let (_, edges) = edges(&instrs, cx.looped, UNKNOWN_POLICY);
+    edges
+        .into_iter()
+        .map(|e| GraphEdge {
+            store: path[e.store],
+            load: path[e.load],
+            distance: e.distance,
+            address: cx.instrs[path[e.load]].mem[e.load_mem].clone(),
+            latency: timing(cx, path, &e, descs).map(|(o, _)| o),
+            edge: e,
+        })
+        .collect()
 }
 
 fn whole(v: f64) -> u32 {

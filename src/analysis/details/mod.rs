@@ -6,6 +6,9 @@
 //! Owns: what the details change in the engine's program (slots, port masks, latencies,
 //! inputs, the delivery rate). Must not touch: the engine (it only sees the result).
 
+pub mod address;
+#[cfg(test)]
+mod address_tests;
 pub mod elimination;
 pub mod frontend;
 pub mod fusion;
