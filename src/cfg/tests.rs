@@ -245,3 +245,21 @@ fn dot_is_accepted_by_graphviz() {
     let (instrs, cfg) = cfg_of(BRANCHY, 2);
     crate::cfg::testprog::check_with_graphviz(&dot::render(&cfg, &instrs));
 }
+
+#[test]
+fn the_loop_branch_may_target_the_start_marker() {
+    // add rax, rcx; jnz back to 8 bytes before the region: IACA's start marker compiled at
+    // the top of the loop body. 20 bytes back is not the loop's own branch.
+    let near =
+        crate::decode::decode_bytes(&[0x48, 0x01, 0xc8, 0x75, 0xf3], 0x1008).expect("decodes");
+    assert_eq!(super::loop_branch(&near, 0x1008), Some(1));
+    let cfg = Cfg::build(&near, 0x1008, 0x100d, 2);
+    assert_eq!(cfg.loop_branch(), Some(1));
+    assert!(cfg
+        .instr_edges()
+        .iter()
+        .any(|e| e.from == 1 && e.kind == EdgeKind::LoopExit && e.to == Succ::Exit));
+    let far =
+        crate::decode::decode_bytes(&[0x48, 0x01, 0xc8, 0x75, 0xe7], 0x1008).expect("decodes");
+    assert_eq!(super::loop_branch(&far, 0x1008), None);
+}
