@@ -219,11 +219,9 @@ fn a_store_read_two_iterations_later_is_a_dependency() {
         throughput(two_back, &[])
     );
     let same = "488b44cf004801d04801d04801d0488904cf4883c1014839f175e5";
-    assert!(
-        near(throughput(same, &[]), 2.0),
-        "{}",
-        throughput(same, &[])
-    );
+    // Start-up spreads over the 1000 iterations: 2.02.
+    let t = throughput(same, &[]);
+    assert!((t - 2.0).abs() < 0.04, "{t}");
 }
 
 /// JSON and DOT of the loop above: loop mode, the back edge and the exit, and the memory
