@@ -71,6 +71,7 @@ const MACHINE: SimMachine = SimMachine {
     scheduler_size: 97,
     port_count: 8,
     divider_port: Some(0),
+    fp_divider_port: None,
 };
 
 #[test]

@@ -102,7 +102,7 @@ impl Pipeline {
             return;
         };
         let _ = suaca::cfg::dot::render(&cfg, &instrs);
-        let _ = suaca::deps::dot::render(&deps, &instrs);
+        let _ = suaca::deps::dot::render(&deps, &instrs, &[]);
         let descs: Vec<Option<InstrDesc>> = instrs
             .iter()
             .map(|i| self.model.db.describe(i).ok())

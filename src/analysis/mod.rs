@@ -51,6 +51,9 @@ impl Machine {
                 scheduler_size: arch.rs_size.unwrap_or(arch.issue_width * 16),
                 port_count: arch.ports.len(),
                 divider_port: arch.divider_port(),
+                fp_divider_port: arch
+                    .fp_divider_port()
+                    .filter(|&p| Some(p) != arch.divider_port()),
             },
             port_names: arch.ports.iter().map(|p| p.name.clone()).collect(),
             arch: arch.clone(),
@@ -355,6 +358,7 @@ pub fn analyze_region(
         arch: &machine.arch,
         model: opts.model,
         looped: loop_deps,
+        loop_mode: cfg.loop_branch().is_some(),
     };
     let all: Vec<usize> = (0..instrs.len()).collect();
     let mut program = program::build(&all, descs, &deps, &cx);
@@ -509,6 +513,7 @@ fn branch_report(
             arch: &machine.arch,
             model: opts.model,
             looped: opts.iterations >= 2,
+            loop_mode: crate::cfg::loop_branch(instrs, region.address).is_some(),
         };
         let mut program = program::build(&positions, &path_descs, &deps, &cx);
         for ins in &mut program.instrs {

@@ -151,6 +151,8 @@ pub fn predict_instrs(
         arch: &model.machine.arch,
         model: opts.model,
         looped: true,
+        // BHive's blocks are unrolled copies, never loops with their own branch.
+        loop_mode: false,
     };
     let all: Vec<usize> = (0..instrs.len()).collect();
     let mut prog = program::build(&all, &descs, &deps, &cx);

@@ -286,7 +286,7 @@ fn write_graphs(
         let (_, mem) = suaca::analysis::details::memory::edges(
             &path,
             iterations >= 2,
-            suaca::analysis::details::memory::UNKNOWN_POLICY,
+            suaca::analysis::details::memory::policy(graph.loop_branch().is_some()),
         );
         let memory: Vec<deps::dot::MemoryEdge> = mem
             .iter()

@@ -58,5 +58,6 @@ pub fn machine() -> SimMachine {
         scheduler_size: 97,
         port_count: 8,
         divider_port: Some(0),
+        fp_divider_port: None,
     }
 }

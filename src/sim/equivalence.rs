@@ -198,6 +198,7 @@ fn arb_case() -> impl Strategy<Value = (SimProgram, SimMachine, SimOptions)> {
                 scheduler_size,
                 port_count: ports as usize,
                 divider_port,
+                fp_divider_port: None,
             },
         );
         let options = (1u32..=60, prop_oneof![1 => 1u64..200, 4 => Just(4000u64)]).prop_map(
@@ -225,6 +226,7 @@ fn skl() -> SimMachine {
         scheduler_size: 97,
         port_count: 8,
         divider_port: Some(0),
+        fp_divider_port: None,
     }
 }
 
@@ -466,6 +468,7 @@ fn skipping_is_exact_with_a_delivery_rate_and_slots() {
                 scheduler_size: 20,
                 port_count: 8,
                 divider_port: None,
+                fp_divider_port: None,
             };
             let skipped = simulate(&program, &m, &opts, &mut Nothing(false, false)).unwrap();
             let full = simulate(&program, &m, &opts, &mut Nothing(false, true)).unwrap();

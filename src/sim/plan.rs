@@ -123,23 +123,17 @@ impl Plan {
                 });
             }
             let uops = ins.uops.len().max(1) as u32;
-            let div_uop = match (machine.divider_port, ins.div_cycles) {
-                (Some(dp), c) if c > 0 => {
-                    let only = PortMask::single(dp);
-                    ins.uops
-                        .iter()
-                        .position(|m| *m == only)
-                        .or_else(|| ins.uops.iter().position(|m| m.contains(dp)))
-                        .map_or(NO_DIV, |u| u as u32)
-                }
-                _ => NO_DIV,
+            let divider = match ins.div_cycles {
+                c if c > 0 => machine.divider_of(&ins.uops),
+                _ => None,
             };
+            let div_uop = divider.map_or(NO_DIV, |(_, u)| u);
             let first_mask = masks.len() as u32;
             for u in 0..uops {
                 let mask = ins.uops.get(u as usize).copied().unwrap_or_default();
                 // The division itself runs on the divider's port only (thesis §3.6).
-                let mask = match machine.divider_port {
-                    Some(dp) if u == div_uop && mask.contains(dp) => PortMask::single(dp),
+                let mask = match divider {
+                    Some((dp, du)) if u == du && mask.contains(dp) => PortMask::single(dp),
                     _ => mask,
                 };
                 masks.push(mask.0);

@@ -93,4 +93,24 @@ pub struct SimMachine {
     pub port_count: usize,
     /// The port hosting the divider pipe, if any (thesis §3.6: port 0 on Intel).
     pub divider_port: Option<usize>,
+    /// The port hosting the FP/vector divider where it is another port (Zen: an FP pipe);
+    /// a division with no µop on `divider_port` holds the divider through this one. One
+    /// divider is modelled: integer and FP divisions wait for each other.
+    pub fp_divider_port: Option<usize>,
+}
+
+impl SimMachine {
+    /// The divider port a division with µop masks `uops` uses, and that µop's index.
+    pub fn divider_of(&self, uops: &[crate::uarch::PortMask]) -> Option<(usize, u32)> {
+        [self.divider_port, self.fp_divider_port]
+            .into_iter()
+            .flatten()
+            .find_map(|dp| {
+                let only = crate::uarch::PortMask::single(dp);
+                uops.iter()
+                    .position(|m| *m == only)
+                    .or_else(|| uops.iter().position(|m| m.contains(dp)))
+                    .map(|u| (dp, u as u32))
+            })
+    }
 }

@@ -49,10 +49,9 @@ struct Engine<'a> {
     /// instructions that use none).
     uop_counts: Vec<u32>,
     /// Index of the divider µop of each instruction, if it divides.
-    div_uop: Vec<Option<u32>>,
+    div_uop: Vec<Option<(usize, u32)>>,
     load_width: u32,
     scheduler_size: u32,
-    divider_port: Option<usize>,
     ports: Ports,
     /// Instances `base .. base + window.len()`; all older ones are complete.
     window: VecDeque<Slot>,
@@ -108,15 +107,8 @@ impl<'a> Engine<'a> {
                 });
             }
             uop_counts.push(ins.uops.len().max(1) as u32);
-            div_uop.push(match (machine.divider_port, ins.div_cycles) {
-                (Some(dp), c) if c > 0 => {
-                    let only = crate::uarch::PortMask::single(dp);
-                    ins.uops
-                        .iter()
-                        .position(|m| *m == only)
-                        .or_else(|| ins.uops.iter().position(|m| m.contains(dp)))
-                        .map(|u| u as u32)
-                }
+            div_uop.push(match ins.div_cycles {
+                c if c > 0 => machine.divider_of(&ins.uops),
                 _ => None,
             });
             max_latency = max_latency.max(ins.latency.max(1));
@@ -137,7 +129,6 @@ impl<'a> Engine<'a> {
             div_uop,
             load_width,
             scheduler_size,
-            divider_port: machine.divider_port,
             ports: Ports::new(machine.port_count, options.what_if.infinite_ports),
             window: VecDeque::new(),
             base: 0,
@@ -321,7 +312,8 @@ impl<'a> Engine<'a> {
                     observer.uop_dispatched(cycle, inst, u, None);
                     continue;
                 }
-                let is_div = self.div_uop[index] == Some(u);
+                let divider = self.div_uop[index];
+                let is_div = divider.map(|(_, du)| du) == Some(u);
                 if is_div && cycle < self.divider_busy_until {
                     executable = false;
                     if let Some(h) = self.divider_holder {
@@ -330,8 +322,10 @@ impl<'a> Engine<'a> {
                     }
                     continue;
                 }
-                let mask = match (is_div, self.divider_port) {
-                    (true, Some(dp)) if mask.contains(dp) => crate::uarch::PortMask::single(dp),
+                let mask = match (is_div, divider) {
+                    (true, Some((dp, _))) if mask.contains(dp) => {
+                        crate::uarch::PortMask::single(dp)
+                    }
                     _ => mask,
                 };
                 match self.ports.place(mask, id) {

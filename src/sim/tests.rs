@@ -14,6 +14,7 @@ fn snb() -> SimMachine {
         scheduler_size: 54,
         port_count: 6,
         divider_port: Some(0),
+        fp_divider_port: None,
     }
 }
 
@@ -23,6 +24,7 @@ fn skl() -> SimMachine {
         scheduler_size: 97,
         port_count: 8,
         divider_port: Some(0),
+        fp_divider_port: None,
     }
 }
 

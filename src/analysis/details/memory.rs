@@ -63,8 +63,24 @@ pub enum UnknownPolicy {
     NoAlias,
 }
 
-/// The policy the model uses; chosen by the accuracy benchmarks (docs/model.md).
+/// The policy for BHive-style unrolled blocks, chosen by the accuracy benchmarks
+/// (docs/model.md): BHive points every register at one page, so a loaded pointer does alias
+/// a store named the same way.
 pub const UNKNOWN_POLICY: UnknownPolicy = UnknownPolicy::SameName;
+
+/// The policy for loops with their own back branch (loop mode): a compiled loop's loaded
+/// values (histogram bins, list nodes) differ from one iteration to the next, and the
+/// hardware lets a load run ahead of stores it did not alias before (docs/model.md).
+pub const LOOP_UNKNOWN_POLICY: UnknownPolicy = UnknownPolicy::NoAlias;
+
+/// The policy for `cx`'s region.
+pub fn policy(loop_mode: bool) -> UnknownPolicy {
+    if loop_mode {
+        LOOP_UNKNOWN_POLICY
+    } else {
+        UNKNOWN_POLICY
+    }
+}
 
 /// Cycles after a store starts at which its value is in memory: its longest latency from a
 /// value (register or memory) to memory. A store starts once its data is ready (its address
@@ -329,7 +345,7 @@ pub fn inputs(
     descs: &[Option<InstrDesc>],
 ) -> Vec<MemInput> {
     let instrs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-    let (_, edges) = edges(&instrs, cx.looped, UNKNOWN_POLICY);
+    let (_, edges) = edges(&instrs, cx.looped, policy(cx.loop_mode));
     let kept_pos: HashMap<usize, usize> = kept.iter().enumerate().map(|(k, &l)| (l, k)).collect();
     let mut out = Vec::new();
     for e in edges {
@@ -373,7 +389,7 @@ pub struct GraphEdge {
 /// The memory dependencies of the lines `path` (in order), for the dependency graph.
 pub fn graph_edges(cx: &Context, path: &[usize], descs: &[Option<InstrDesc>]) -> Vec<GraphEdge> {
     let instrs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-    let (_, edges) = edges(&instrs, cx.looped, UNKNOWN_POLICY);
+    let (_, edges) = edges(&instrs, cx.looped, policy(cx.loop_mode));
     edges
         .into_iter()
         .map(|e| GraphEdge {

@@ -113,6 +113,9 @@ pub struct Context<'a> {
     pub model: ModelOptions,
     /// Whether the program repeats (memory dependencies may cross iterations).
     pub looped: bool,
+    /// Whether the region is a loop with its own back branch (loop mode), not BHive-style
+    /// unrolled copies: decides the unknown-provenance policy of memory dependencies.
+    pub loop_mode: bool,
 }
 
 /// Whether `instr` moves rsp implicitly, which the stack engine handles in the front end.
