@@ -206,3 +206,31 @@ fn memory_renaming_follows_the_measured_round_trip() {
     let reloaded = cycles("488b8b0801000048832901");
     assert!((reloaded - 6.0).abs() < 0.1, "{reloaded}");
 }
+
+/// The op cache reads at least one 64-byte window per iteration of a loop
+/// (`uop_cache_window_bytes`, measured with `suaca profile` on this fixture: 1.06 and 2.00
+/// cycles per iteration): the saxpy loop inside one line and across two.
+#[test]
+fn a_loop_across_two_op_cache_windows_takes_two_cycles() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let file = root().join("testdata/asm/loop_window.s");
+    let out = suaca(
+        &["--arch", "ZEN4", "-p", file.to_str().expect("utf-8")],
+        home.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tps: Vec<f64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("Block throughput: "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert_eq!(tps.len(), 2, "{text}");
+    assert!((tps[0] - 1.06).abs() < 0.1, "{tps:?}");
+    assert!((tps[1] - 2.0).abs() < 0.1, "{tps:?}");
+    assert_eq!(text.matches("Mode: loop").count(), 2, "{text}");
+}
