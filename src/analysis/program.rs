@@ -169,6 +169,11 @@ pub fn build(
     } else {
         Vec::new()
     };
+    let store_ports = if cx.loop_mode && cx.model.data_paths {
+        details::ports::store_groups(cx.instrs, path, cx.arch)
+    } else {
+        Default::default()
+    };
     let mut renamed = vec![false; kept.len()];
     for m in mem_inputs.iter().filter(|m| m.renamed) {
         renamed[m.consumer] = true;
@@ -214,8 +219,14 @@ pub fn build(
                     Form::Data => {
                         let mut uops = uop_masks(desc);
                         if let (true, Some(i)) = (cx.model.data_paths, instr(line)) {
+                            // The store-data µop first, so that a wide store holds it.
+                            details::ports::store_data_on(
+                                i,
+                                cx.arch,
+                                store_ports.get(&line).copied(),
+                                &mut uops,
+                            );
                             details::ports::widen(i, cx.arch, &mut uops);
-                            details::ports::store_data(i, cx.arch, &mut uops);
                         }
                         uops
                     }
