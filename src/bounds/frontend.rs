@@ -123,11 +123,21 @@ pub(super) fn front_end_rows(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> 
             // At least one cycle per window (a window is read in its own cycle), and at most
             // `rate` µops per cycle. SL rounds to whole 6-µop entries (ceil); that would put
             // the 7-µop gcc loop of SL §3.3 at 2 cycles while it measures 1.81 on SKL, so the
-            // bound keeps the fraction.
-            let cycles: f64 = per_window
-                .values()
-                .map(|&u| (f64::from(u) / f64::from(rate)).max(1.0))
-                .sum();
+            // bound keeps the fraction. Straight-line copies that follow each other (no
+            // branch back to the start) share windows: a copy costs its share of a window.
+            let looped = instrs
+                .first()
+                .is_some_and(|f| crate::cfg::loop_branch(instrs, f.address).is_some());
+            let cycles: f64 = if looped {
+                per_window
+                    .values()
+                    .map(|&u| (f64::from(u) / f64::from(rate)).max(1.0))
+                    .sum()
+            } else {
+                let bytes: usize = instrs.iter().map(|i| i.bytes.len()).sum();
+                let uops: u32 = per_window.values().sum();
+                (f64::from(uops) / f64::from(rate)).max(bytes as f64 / f64::from(win))
+            };
             let state = if lsd {
                 RowState::Info
             } else if fits_dsb {
@@ -152,8 +162,9 @@ pub(super) fn front_end_rows(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> 
                 state,
                 Some(cycles),
                 format!(
-                    "{} window(s) of {win} B holding {list} µops, ≤ {rate} µops and ≥ 1 cycle per window: {}{why}",
+                    "{} window(s) of {win} B holding {list} µops, ≤ {rate} µops and ≥ 1 cycle per window{}: {}{why}",
                     per_window.len(),
+                    if looped { "" } else { " (copies share windows)" },
                     fmt_num(cycles)
                 ),
             )
