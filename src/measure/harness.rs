@@ -113,6 +113,10 @@ pub struct Kernel {
     pub body: Vec<Instruction>,
     /// Whether the kernel touches MMX registers (then `emms` ends it).
     pub uses_mmx: bool,
+    /// RFLAGS for the timed loop (a branch's outcome): loaded with `push; popfq` after the
+    /// time starts, and the loop then counts in rcx without touching the flags (`lea rcx,
+    /// [rcx-1]; jrcxz end; jmp top`); the body must leave rcx alone.
+    pub flags: Option<u32>,
 }
 
 fn ins2r(code: Code, a: Register, b: Register) -> Instruction {
@@ -339,9 +343,27 @@ pub fn assemble(
         a.add_instruction(rsp_by(-stack_move).map_err(err)?)
             .map_err(err)?;
     }
-    a.add_instruction(Instruction::with1(Code::Dec_rm64, Register::R15).map_err(err)?)
+    if k.flags.is_some() {
+        // Counting in rcx keeps the flags the body's branches read.
+        let mut end = a.create_label();
+        a.add_instruction(
+            Instruction::with2(
+                Code::Lea_r64_m,
+                Register::RCX,
+                MemoryOperand::with_base_displ(Register::RCX, -1),
+            )
+            .map_err(err)?,
+        )
         .map_err(err)?;
-    a.jne(top).map_err(err)?;
+        a.jrcxz(end).map_err(err)?;
+        a.jmp(top).map_err(err)?;
+        a.set_label(&mut end).map_err(err)?;
+        a.nop().map_err(err)?;
+    } else {
+        a.add_instruction(Instruction::with1(Code::Dec_rm64, Register::R15).map_err(err)?)
+            .map_err(err)?;
+        a.jne(top).map_err(err)?;
+    }
     timestamp(&mut a, OFF_T1, clock).map_err(err)?;
     if k.uses_mmx {
         a.emms().map_err(err)?;
@@ -400,6 +422,11 @@ fn pre_loop(
     }
     for r in late {
         a.add_instruction(Instruction::with2(Code::Mov_r64_imm64, r, gpr_value(k, r))?)?;
+    }
+    if let Some(f) = k.flags {
+        a.add_instruction(Instruction::with1(Code::Pushq_imm32, f as i32)?)?;
+        a.add_instruction(Instruction::with(Code::Popfq))?;
+        a.add_instruction(ins2r(Code::Mov_r64_rm64, Register::RCX, Register::R15))?;
     }
     Ok(())
 }

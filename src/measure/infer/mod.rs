@@ -203,6 +203,11 @@ pub fn phase1(
                 form,
             } => {
                 let t = v / *instances as f64;
+                if t <= 0.0 {
+                    // Not a time: the longer run was not slower (seen for taken branches
+                    // beyond the branch predictor's capacity). No value rather than a wrong one.
+                    continue;
+                }
                 tps.entry((*form as u8, *loop_)).or_default().push(t);
                 if !loop_ && *form == Form::Base {
                     if *slow == Some(true) {

@@ -126,9 +126,56 @@ pub type Planned = Vec<(Spec, Role)>;
 fn kernel(v: &Variant, body: Vec<Instruction>) -> Kernel {
     Kernel {
         body,
+        flags: not_taken_flags(v),
         uses_mmx: v.slots.iter().any(|s| matches!(s, Slot::Reg(RegClass::Mm))),
         ..Kernel::default()
     }
+}
+
+/// RFLAGS values a conditional branch is measured with: all six status flags clear, all set,
+/// and SF ≠ OF (uops.info's configurations, seed digest §1.13); bit 1 is always set.
+pub const BRANCH_FLAGS: [u32; 3] = [0x002, 0x8D7, 0x082];
+
+/// The first of [`BRANCH_FLAGS`] under which `v`, a conditional branch that uses no
+/// register (Jcc), falls through: every kernel of it runs there, so `TP_*`, `uops` and
+/// `ports` describe the not-taken branch, the fastest configuration, as uops.info's minimum
+/// over configurations does. `None` for everything else (JMP is always taken; LOOP and JRCXZ
+/// use rcx, which the flag-keeping loop counts in).
+pub fn not_taken_flags(v: &Variant) -> Option<u32> {
+    use iced_x86::ConditionCode as C;
+    if !v.slots.iter().any(|s| matches!(s, Slot::Rel(_))) || !v.implicit_regs.is_empty() {
+        return None;
+    }
+    let cc = v.code.condition_code();
+    let taken = |f: u32| {
+        let (cf, pf, zf, sf, of) = (
+            f & 0x1 != 0,
+            f & 0x4 != 0,
+            f & 0x40 != 0,
+            f & 0x80 != 0,
+            f & 0x800 != 0,
+        );
+        match cc {
+            C::o => Some(of),
+            C::no => Some(!of),
+            C::b => Some(cf),
+            C::ae => Some(!cf),
+            C::e => Some(zf),
+            C::ne => Some(!zf),
+            C::be => Some(cf || zf),
+            C::a => Some(!cf && !zf),
+            C::s => Some(sf),
+            C::ns => Some(!sf),
+            C::p => Some(pf),
+            C::np => Some(!pf),
+            C::l => Some(sf != of),
+            C::ge => Some(sf == of),
+            C::le => Some(zf || sf != of),
+            C::g => Some(!zf && sf == of),
+            _ => None,
+        }
+    };
+    BRANCH_FLAGS.into_iter().find(|&f| taken(f) == Some(false))
 }
 
 /// A kernel of `form`: the indexed form needs its index register (r13) at 0.
