@@ -423,6 +423,41 @@ mod tests {
     }
 
     #[test]
+    fn a_jcc_runs_not_taken_under_set_flags() {
+        let c = catalog();
+        let f = |s: &str| not_taken_flags(find(&c, s));
+        assert_eq!(f("JZ (Rel8)"), Some(0x002));
+        assert_eq!(f("JNZ (Rel32)"), Some(0x8D7));
+        assert_eq!(f("JL (Rel8)"), Some(0x002));
+        assert_eq!(f("JNL (Rel8)"), Some(0x082));
+        assert_eq!(f("JNP (Rel8)"), Some(0x8D7));
+        // Always taken, or counting in rcx: no flags.
+        assert_eq!(f("JMP (Rel8)"), None);
+        let looped = c.variants.iter().find(|v| v.code == Code::Loop_rel8_64_RCX);
+        assert!(looped.is_some());
+        assert_eq!(looped.and_then(not_taken_flags), None);
+        assert_eq!(f("ADD_01 (R64, R64)"), None);
+        // Every kernel of a Jcc carries the flags; its filler writes none.
+        let v = find(&c, "JNZ (Rel8)");
+        let req = Phase2Request {
+            tp: 0.5,
+            forms: vec![],
+        };
+        let plan = phase1(v, &Basics::from_values(&[]))
+            .unwrap()
+            .into_iter()
+            .chain(phase2(v, &req, &[]).unwrap());
+        for (spec, role) in plan {
+            let (Spec::Unrolled { kernel, .. } | Spec::Loop { kernel, .. }) = spec;
+            assert_eq!(kernel.flags, Some(0x8D7), "{role:?}");
+            assert!(
+                kernel.body.iter().all(|i| i.rflags_modified() == 0),
+                "{role:?}"
+            );
+        }
+    }
+
+    #[test]
     fn add_plan_has_independent_instances_and_chains() {
         let c = catalog();
         let v = find(&c, "ADD_01 (R64, R64)");
