@@ -383,6 +383,25 @@ mod tests {
     }
 
     #[test]
+    fn a_run_that_was_not_slower_gives_no_throughput() {
+        let tp = |loop_| Role::Tp {
+            instances: 2,
+            loop_,
+            slow: None,
+            form: Form::Base,
+        };
+        let roles = vec![tp(false), tp(false), tp(true)];
+        // A taken branch beyond the predictor: the longer unrolled run was faster.
+        let mut r = VariantResult::default();
+        phase1(&roles, &[c(-15.0), c(0.0), c(2.4)], None, &mut r);
+        assert_eq!(r.tp_unrolled, None);
+        assert_eq!(r.tp_loop, Some(1.2));
+        let mut r = VariantResult::default();
+        phase1(&roles, &[c(-15.0), c(2.14), c(2.4)], None, &mut r);
+        assert_eq!(r.tp_unrolled, Some(1.07));
+    }
+
+    #[test]
     fn division_ranges() {
         let roles = vec![
             Role::Tp {
