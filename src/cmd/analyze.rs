@@ -86,8 +86,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         .iter()
         .flat_map(|(_, i)| i.iter().cloned())
         .collect();
-    let prefixes = suaca::db::iform_prefixes(&all_instrs);
-    let db = InstrDb::new(data.records_with_iform_prefix(&prefixes), &arch.name, |g| {
+    // Only the records of the instructions' iclasses: the ones the matcher looks at.
+    let iclasses = suaca::db::iclasses(&all_instrs);
+    let db = InstrDb::new(data.records_with_iclass(&iclasses), &arch.name, |g| {
         arch.port_mask(g)
     });
     let machine = Machine::of(&arch);

@@ -207,6 +207,7 @@ pub struct ArchData {
     cells: Vec<OnceLock<Option<InstrRecord>>>,
     by_string: HashMap<String, usize>,
     by_iform: HashMap<String, Vec<usize>>,
+    by_iclass: HashMap<String, Vec<usize>>,
 }
 
 impl ArchData {
@@ -223,7 +224,7 @@ impl ArchData {
         }
         let mut d = ArchData::empty(arch, source);
         for (i, r) in kept.iter().enumerate() {
-            d.add_keys(i, &r.string, &r.iform);
+            d.add_keys(i, &r.string, &r.iform, &r.iclass);
         }
         d.cells = kept.into_iter().map(|r| OnceLock::from(Some(r))).collect();
         d
@@ -240,13 +241,18 @@ impl ArchData {
             cells: Vec::new(),
             by_string: HashMap::new(),
             by_iform: HashMap::new(),
+            by_iclass: HashMap::new(),
         }
     }
 
-    fn add_keys(&mut self, i: usize, string: &str, iform: &str) {
+    fn add_keys(&mut self, i: usize, string: &str, iform: &str, iclass: &str) {
         // `string` is unique in uops.info data; on a duplicate the first one wins.
         self.by_string.entry(string.to_string()).or_insert(i);
         self.by_iform.entry(iform.to_string()).or_default().push(i);
+        self.by_iclass
+            .entry(iclass.to_string())
+            .or_default()
+            .push(i);
     }
 
     /// From an index payload: reads only the keys now, the records on demand.
@@ -255,12 +261,12 @@ impl ArchData {
         let mut d = ArchData::empty(arch, source);
         d.by_string.reserve(spans.len());
         for (i, &(a, b)) in spans.iter().enumerate() {
-            // `InstrRecord` serializes `string`, `asm`, `iform` first (postcard writes struct
-            // fields in declaration order), so the keys decode without the rest.
-            let ((string, _asm, iform), _) =
-                postcard::take_from_bytes::<(&str, &str, &str)>(&p.bytes[a..b])
+            // `InstrRecord` serializes `string`, `asm`, `iform`, `iclass` first (postcard
+            // writes struct fields in declaration order), so the keys decode without the rest.
+            let ((string, _asm, iform, iclass), _) =
+                postcard::take_from_bytes::<(&str, &str, &str, &str)>(&p.bytes[a..b])
                     .map_err(|e| format!("record {i}: {e}"))?;
-            d.add_keys(i, string, iform);
+            d.add_keys(i, string, iform, iclass);
         }
         d.cells = (0..spans.len()).map(|_| OnceLock::new()).collect();
         d.spans = spans;
@@ -296,20 +302,23 @@ impl ArchData {
             .unwrap_or_default()
     }
 
-    /// The records whose iform starts with one of `prefixes`, in document order; decodes
-    /// only those. A single analysis needs a few dozen of the thousands of records, and
-    /// decoding all of them would dominate a warm run.
-    pub fn records_with_iform_prefix<'a>(
+    /// The records of the XED iclasses `iclasses` (exact names), in document order; decodes
+    /// only those. A single analysis needs a few dozen of the thousands of records. The
+    /// matcher looks variants up by iclass (`crate::db::InstrDb::find`), so a database built
+    /// from these records describes an instruction exactly as one built from all records,
+    /// also for records without an `iform` (variants `suaca measure` names itself).
+    pub fn records_with_iclass<'a>(
         &'a self,
-        prefixes: &'a [String],
+        iclasses: &'a [String],
     ) -> impl Iterator<Item = &'a InstrRecord> + 'a {
-        let mut wanted: Vec<usize> = self
-            .by_iform
+        let mut wanted: Vec<usize> = iclasses
             .iter()
-            .filter(|(iform, _)| prefixes.iter().any(|p| iform.starts_with(p.as_str())))
-            .flat_map(|(_, v)| v.iter().copied())
+            .filter_map(|c| self.by_iclass.get(c))
+            .flatten()
+            .copied()
             .collect();
         wanted.sort_unstable();
+        wanted.dedup();
         wanted.into_iter().filter_map(|i| self.rec(i))
     }
 

@@ -132,6 +132,16 @@ fn encoding_of(rec: &InstrRecord) -> Encoding {
 }
 
 /// Parses the opcode at the end of an iform: `01`, `0F1F`, `C1r4`, `B0`.
+/// The opcode a record names: its iform's tail, or for a variant `suaca measure` named
+/// itself (no iform) the `_XX` suffix of its mnemonic (`MOVSD_10`, `LFENCE_E9`), which is an
+/// opcode or ModRM byte. Only used to break ties (`InstrDb::find`).
+pub(crate) fn named_opcode(form: &Form) -> Option<OpcodeHint> {
+    form.opcode.or_else(|| {
+        let mnemonic = form.string.split(" (").next()?;
+        form.iform.is_empty().then(|| opcode_hint(mnemonic))?
+    })
+}
+
 fn opcode_hint(iform: &str) -> Option<OpcodeHint> {
     let tail = iform.rsplit('_').next()?;
     let hex = match tail.find('r') {

@@ -82,6 +82,16 @@ fn make_static(
         });
     }
     let port_uops: u32 = port_groups.iter().map(|g| g.count).sum();
+    // More µops than the simulator places is unusable data (`suaca measure`'s filler
+    // inference on a fence that stops dispatch: LFENCE 88, MFENCE 530), reported per line
+    // like missing data rather than failing the whole region.
+    let max = crate::sim::MAX_UOPS_PER_INSTR as u32;
+    if port_uops.max(v.uops.unwrap_or(0)) > max {
+        return Err(format!(
+            "{} µops; at most {max} are simulated",
+            port_uops.max(v.uops.unwrap_or(0))
+        ));
+    }
     // Fields a suffixed group leaves out (divider, fusion, throughput) come from the plain one.
     let tp_unrolled = v.tp_unrolled.or(base.tp_unrolled);
     let div_cycles = v.div_cycles.or(base.div_cycles).map(|d| match tp_unrolled {
@@ -206,6 +216,11 @@ impl InstrDb {
                 .filter(|(_, s)| **s == best)
                 .map(|(i, _)| *i)
                 .collect();
+            let top = if top.len() > 1 {
+                matcher::break_tie(&self.forms, top, instr)
+            } else {
+                top
+            };
             if let [one] = top[..] {
                 let form = &self.forms[one];
                 return Ok(Match {

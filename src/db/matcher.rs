@@ -12,14 +12,18 @@
 //!    `eax` of `stosd`); each pair must agree in kind, register (the form's register list),
 //!    memory/immediate/branch width and fixed immediate value; and the form's attributes
 //!    must agree with the encoding (legacy / VEX / EVEX), write mask, zeroing, broadcast,
-//!    SAE/rounding, `immzero`, `rm`, `agen`, `rep`. When no form passes, the filter is
-//!    retried without memory widths or `immzero`, and with register lists read as register
-//!    classes (iced and XED disagree on `prefetcht0`'s width; uops.info lists leave `K0` out;
-//!    measured data has no `immzero` twins);
+//!    SAE/rounding, `immzero`, `rm`, `agen`, `rep`. When no form passes, the filter is retried without memory widths,
+//!    `immzero` or `rm`, and with register lists read as register classes (iced and XED
+//!    disagree on `prefetcht0`'s width; uops.info lists leave `K0` out; measured data has no
+//!    `immzero` twins, and one `_R0` form measured on registers of every `rm`, e.g.
+//!    `ADD_R0 (R8l, I8)` for `add sil, 5`);
 //! 3. preferences among the survivors: a one-to-one operand alignment, the iform's opcode
 //!    (`_01` vs `_03`, `_D1r4` vs `_C1r4`), `eosz`, and whether a register is fixed by the
-//!    opcode (`ADD (RAX, I32)` is `05 id`, `ADD (R64, I32)` is `81 /0 id`). A tie that
-//!    remains is reported as ambiguous.
+//!    opcode (`ADD (RAX, I32)` is `05 id`, `ADD (R64, I32)` is `81 /0 id`). A tie among
+//!    variants `suaca measure` named itself (no iform) and skeleton ones is broken by the
+//!    opcode byte their names carry (`MOVSD_10` vs `MOVSD_11`, `LFENCE` vs `LFENCE_E9`),
+//!    then in favour of the record with an iform ([`break_tie`]); one that remains is
+//!    reported as ambiguous.
 
 use iced_x86::{EncodingKind, Instruction, OpCodeOperandKind, OpCodeTableKind, OpKind, Register};
 use thiserror::Error;
@@ -284,7 +288,7 @@ fn exact(form: &Form, alignment: &[Option<usize>]) -> bool {
         .all(|(o, a)| o.is_explicit() == a.is_some())
 }
 
-/// Hard filter: can `form` be `instr` at all? With `strict` false, memory widths and
+/// Hard filter: can `form` be `instr` at all? With `strict` false, memory widths, `rm` and
 /// `immzero` are not compared: iced and XED disagree on a few widths (`prefetcht0` is `M8`
 /// for iced, `M512` in XED).
 pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp], strict: bool) -> bool {
@@ -324,7 +328,9 @@ pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp], strict: b
             return false;
         }
     }
-    if let Some(rm) = &form.rm {
+    // Without `strict`, `rm` is not compared either: `suaca measure` writes one `_R0` form
+    // per 8-bit immediate instruction, measured on al..r12b (every `rm` value).
+    if let Some(rm) = form.rm.as_ref().filter(|_| strict) {
         let reg = ops.iter().find_map(|o| match o {
             IcedOp::Reg(r) => Some(*r),
             _ => None,
@@ -387,6 +393,31 @@ pub(crate) fn score(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> u32 {
         score += 1;
     }
     score
+}
+
+/// Narrows tied forms (indices into `forms`): drops those whose named opcode
+/// ([`super::form::named_opcode`]) contradicts `instr`'s, then prefers records with an iform,
+/// then those whose named opcode agrees. Only ties reach here, so a unique best match never
+/// changes.
+pub(crate) fn break_tie(forms: &[Form], top: Vec<usize>, instr: &Instruction) -> Vec<usize> {
+    let info = instr.op_code();
+    let agrees = |i: &usize| {
+        super::form::named_opcode(&forms[*i]).map(|h| {
+            (info.op_code() & 0xFF) as u8 == h.byte
+                && (!h.map_0f || info.table() == OpCodeTableKind::T0F)
+        })
+    };
+    let keep = |top: Vec<usize>, want: &dyn Fn(&usize) -> bool| {
+        let kept: Vec<usize> = top.iter().copied().filter(|i| want(i)).collect();
+        if kept.is_empty() {
+            top
+        } else {
+            kept
+        }
+    };
+    let top = keep(top, &|i| agrees(i) != Some(false));
+    let top = keep(top, &|i| !forms[*i].iform.is_empty());
+    keep(top, &|i| agrees(i) == Some(true))
 }
 
 /// Which measurement group of the matched form applies to `instr`.

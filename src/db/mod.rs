@@ -24,10 +24,12 @@ pub use desc::{Endpoint, InstrDesc, LatVia, OpLatency, PortGroupDesc, Variant};
 pub use instr_db::{InstrDb, Match};
 pub use matcher::{signature, NoMatch};
 
-/// The iform prefixes (XED iclass names) the records matching `instrs` can have: building an
-/// [`InstrDb`] from only those records is enough to describe `instrs` (every XED iform
-/// starts with its instruction's base name).
-pub fn iform_prefixes(instrs: &[crate::ir::Instr]) -> Vec<String> {
+/// The XED iclasses whose records can match `instrs`: the candidates [`InstrDb::find`] looks
+/// up. An [`InstrDb`] built from only the records of these iclasses
+/// (`ArchData::records_with_iclass`) describes `instrs` exactly as one built from all
+/// records; the analyzer relies on it, batch prediction uses all records
+/// (`tests/db_match.rs` checks that both agree).
+pub fn iclasses(instrs: &[crate::ir::Instr]) -> Vec<String> {
     let mut out: Vec<String> = instrs
         .iter()
         .flat_map(|i| names::iclass_candidates(&i.iced))

@@ -8,7 +8,9 @@
 //! ldmxcsr; vector/mask/GPR initialisation (values from the plan)
 //! lfence; rdtsc → [r14 + T0]            (time starts)
 //! rax/rdx initialisation
+//! (flags: push f; popfq; rcx = r15)      (a branch's flags, `Kernel::flags`)
 //! loop (64-byte aligned):  body × copies;  dec r15;  jnz loop
+//!                       (flags: lea rcx, [rcx-1]; jrcxz end; jmp loop)
 //! lfence; rdtsc → [r14 + T1]            (time ends)
 //! emms? vzeroupper; cld; pop callee-saved; ret
 //! ```
@@ -113,6 +115,10 @@ pub struct Kernel {
     pub body: Vec<Instruction>,
     /// Whether the kernel touches MMX registers (then `emms` ends it).
     pub uses_mmx: bool,
+    /// RFLAGS for the timed loop (a branch's outcome): loaded with `push; popfq` after the
+    /// time starts, and the loop then counts in rcx without touching the flags (`lea rcx,
+    /// [rcx-1]; jrcxz end; jmp top`); the body must leave rcx alone.
+    pub flags: Option<u32>,
 }
 
 fn ins2r(code: Code, a: Register, b: Register) -> Instruction {
@@ -339,9 +345,27 @@ pub fn assemble(
         a.add_instruction(rsp_by(-stack_move).map_err(err)?)
             .map_err(err)?;
     }
-    a.add_instruction(Instruction::with1(Code::Dec_rm64, Register::R15).map_err(err)?)
+    if k.flags.is_some() {
+        // Counting in rcx keeps the flags the body's branches read.
+        let mut end = a.create_label();
+        a.add_instruction(
+            Instruction::with2(
+                Code::Lea_r64_m,
+                Register::RCX,
+                MemoryOperand::with_base_displ(Register::RCX, -1),
+            )
+            .map_err(err)?,
+        )
         .map_err(err)?;
-    a.jne(top).map_err(err)?;
+        a.jrcxz(end).map_err(err)?;
+        a.jmp(top).map_err(err)?;
+        a.set_label(&mut end).map_err(err)?;
+        a.nop().map_err(err)?;
+    } else {
+        a.add_instruction(Instruction::with1(Code::Dec_rm64, Register::R15).map_err(err)?)
+            .map_err(err)?;
+        a.jne(top).map_err(err)?;
+    }
     timestamp(&mut a, OFF_T1, clock).map_err(err)?;
     if k.uses_mmx {
         a.emms().map_err(err)?;
@@ -400,6 +424,11 @@ fn pre_loop(
     }
     for r in late {
         a.add_instruction(Instruction::with2(Code::Mov_r64_imm64, r, gpr_value(k, r))?)?;
+    }
+    if let Some(f) = k.flags {
+        a.add_instruction(Instruction::with1(Code::Pushq_imm32, f as i32)?)?;
+        a.add_instruction(Instruction::with(Code::Popfq))?;
+        a.add_instruction(ins2r(Code::Mov_r64_rm64, Register::RCX, Register::R15))?;
     }
     Ok(())
 }
@@ -671,6 +700,36 @@ mod tests {
                 .filter(|w| *w == [0x48, 0x39, 0xC8, 0x74, 0x00])
                 .count();
         assert_eq!(jz, 3, "{code:02x?}");
+    }
+
+    #[test]
+    fn flag_kernels_load_rflags_and_count_in_rcx() {
+        let k = Kernel {
+            body: vec![branch_to_next(Code::Jne_rel8_64).unwrap()],
+            flags: Some(0x8D7),
+            ..Kernel::default()
+        };
+        let code = assemble(&k, 4, HostIsa::default(), 0x10000, Clock::Tsc).unwrap();
+        let ins: Vec<Instruction> = iced_x86::Decoder::with_ip(64, &code, 0x10000, 0)
+            .iter()
+            .collect();
+        let at = |c: Code| ins.iter().position(|i| i.code() == c);
+        let (push, popf) = (at(Code::Pushq_imm32).unwrap(), at(Code::Popfq).unwrap());
+        assert_eq!(ins[push].immediate32(), 0x8D7);
+        assert_eq!(popf, push + 1);
+        // After the time starts (the first rdtsc), nothing between popfq and the loop's end
+        // writes flags: the body's branches see 0x8D7.
+        assert!(at(Code::Rdtsc).unwrap() < push);
+        let end = at(Code::Jrcxz_rel8_64).unwrap();
+        assert!(ins[popf + 1..end].iter().all(|i| i.rflags_modified() == 0));
+        assert_eq!(
+            ins[popf + 1..end]
+                .iter()
+                .filter(|i| i.code() == Code::Jne_rel8_64)
+                .count(),
+            4
+        );
+        assert!(!ins.iter().any(|i| i.code() == Code::Dec_rm64));
     }
 
     #[test]

@@ -24,7 +24,7 @@ mod ports;
 mod program;
 mod window;
 
-pub use engine::{simulate, SimError, SimOutcome};
+pub use engine::{simulate, SimError, SimOutcome, MAX_UOPS_PER_INSTR};
 pub use event::{InstRef, Observer, WaitCause};
 pub use options::{SimOptions, WhatIf};
 pub use program::{Delivery, SimInput, SimInstr, SimMachine, SimProgram};

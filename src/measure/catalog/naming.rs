@@ -98,6 +98,7 @@ pub(super) fn slot_token(s: &Slot, mem_size: MemorySize, bcst_count: u32) -> Str
         Slot::One => "1".to_string(),
         // uops.info names the form in the mnemonic (`LEA_B_D8 (R64)`), not as a token.
         Slot::Agen(_) => String::new(),
+        Slot::Rel(bits) => format!("Rel{bits}"),
     }
 }
 

@@ -68,6 +68,8 @@ pub(super) fn shape_of(k: OpCodeOperandKind) -> Result<Shape, String> {
         K::imm32sex64 => Shape::One(Slot::Imm(OpKind::Immediate32to64)),
         K::imm64 => Shape::One(Slot::Imm(OpKind::Immediate64)),
         K::imm8_const_1 => Shape::One(Slot::One),
+        K::br64_1 => Shape::One(Slot::Rel(8)),
+        K::br64_4 => Shape::One(Slot::Rel(32)),
         other => return Err(format!("{other:?}")),
     })
 }
@@ -132,6 +134,12 @@ pub fn instantiate(
                 ins.try_set_op_kind(i, OpKind::Immediate8)
                     .map_err(|e| e.to_string())?;
                 ins.set_immediate8(1);
+            }
+            Slot::Rel(_) => {
+                // Target 0 is "the next instruction" (harness::branch_to_next).
+                ins.try_set_op_kind(i, OpKind::NearBranch64)
+                    .map_err(|e| e.to_string())?;
+                ins.set_near_branch64(0);
             }
             Slot::Agen(a) => {
                 ins.try_set_op_kind(i, OpKind::Memory)
@@ -602,6 +610,11 @@ fn generated_operand(s: &Slot, idx: u32, r: bool, w: bool, cw: bool) -> OperandR
             o.name = Some("IMM0".into());
             o.width = Some(8);
             o.text = Some("1".into());
+        }
+        Slot::Rel(bits) => {
+            o.kind = Some(OperandKind::Relbr);
+            o.name = Some("RELBR".into());
+            o.width = Some(*bits);
         }
     }
     o

@@ -78,6 +78,19 @@ pub fn plain_push_pop(code: Code) -> bool {
     )
 }
 
+/// Direct near branches of 64-bit code (Jcc, JMP, LOOP/LOOPcc, JRCXZ with an 8- or 32-bit
+/// displacement): measured with their target on the next instruction (`Slot::Rel`), so
+/// taken or not the kernel goes on. Calls, returns, indirect and far branches stay out.
+pub fn branch_to_next_form(code: Code) -> bool {
+    use iced_x86::OpCodeOperandKind as K;
+    matches!(
+        code.flow_control(),
+        FlowControl::ConditionalBranch | FlowControl::UnconditionalBranch
+    ) && matches!(code.op_code().op_kinds(), [K::br64_1] | [K::br64_4])
+        && code.op_code().mode64()
+        && !matches!(code.mnemonic(), Mnemonic::Jmpe)
+}
+
 /// Why a code is skipped before operands are looked at.
 pub(super) fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason> {
     let oc = code.op_code();
@@ -111,7 +124,7 @@ pub(super) fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason>
     if oc.is_serializing_amd() || oc.is_serializing_intel() {
         return Some(SkipReason::Serializing);
     }
-    if code.flow_control() != FlowControl::Next {
+    if code.flow_control() != FlowControl::Next && !branch_to_next_form(code) {
         return Some(SkipReason::ControlFlow);
     }
     if (oc.is_stack_instruction() || code.is_stack_instruction()) && !plain_push_pop(code) {

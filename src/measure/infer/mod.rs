@@ -203,6 +203,11 @@ pub fn phase1(
                 form,
             } => {
                 let t = v / *instances as f64;
+                if t <= 0.0 {
+                    // Not a time: the longer run was not slower (seen for taken branches
+                    // beyond the branch predictor's capacity). No value rather than a wrong one.
+                    continue;
+                }
                 tps.entry((*form as u8, *loop_)).or_default().push(t);
                 if !loop_ && *form == Form::Base {
                     if *slow == Some(true) {
@@ -375,6 +380,25 @@ mod tests {
         assert_eq!(m.base.tp_unrolled, Some(0.25));
         assert!(m.base.uops.is_none(), "unmeasured must be absent, not 0");
         assert_eq!(m.latencies[1].cycles, Some(LatValue::exact(1.0)));
+    }
+
+    #[test]
+    fn a_run_that_was_not_slower_gives_no_throughput() {
+        let tp = |loop_| Role::Tp {
+            instances: 2,
+            loop_,
+            slow: None,
+            form: Form::Base,
+        };
+        let roles = vec![tp(false), tp(false), tp(true)];
+        // A taken branch beyond the predictor: the longer unrolled run was faster.
+        let mut r = VariantResult::default();
+        phase1(&roles, &[c(-15.0), c(0.0), c(2.4)], None, &mut r);
+        assert_eq!(r.tp_unrolled, None);
+        assert_eq!(r.tp_loop, Some(1.2));
+        let mut r = VariantResult::default();
+        phase1(&roles, &[c(-15.0), c(2.14), c(2.4)], None, &mut r);
+        assert_eq!(r.tp_unrolled, Some(1.07));
     }
 
     #[test]

@@ -38,6 +38,8 @@ pub struct VariantClass {
     /// 512-bit operands (Zen 4 runs them as two halves on 256-bit pipes: up to two pipe µops
     /// per macro-op).
     pub wide: bool,
+    /// A branch (its µop executes on a branch unit, which no blocker saturates).
+    pub branch: bool,
 }
 
 /// Phase-2 interpretation: µops per form from the fillers, ports from blocking, and the first
@@ -175,6 +177,7 @@ impl PortFallback {
             PortRole::FpDivider,
             PortRole::Vector,
             PortRole::Load,
+            PortRole::Branch,
         ] {
             let mask = arch
                 .default_port_mask(role)
@@ -219,7 +222,9 @@ impl PortFallback {
             .filter(|(c, _)| Some(c.as_str()) == self.group(PortRole::Load))
             .map(|(_, n)| *n)
             .sum();
-        let parts: Vec<(PortRole, u32)> = if class.int_divide {
+        let parts: Vec<(PortRole, u32)> = if class.branch {
+            vec![(PortRole::Branch, missing)]
+        } else if class.int_divide {
             vec![(PortRole::Divider, missing)]
         } else if class.fp_divide {
             vec![(PortRole::FpDivider, missing)]
@@ -401,7 +406,22 @@ mod tests {
             notation_for(&zen4, &names(&["FP2", "FP3"])).as_deref(),
             Some("FP23")
         );
-        assert_eq!(notation_for(&zen4, &names(&["ALU0", "BR1"])), None);
+        assert_eq!(
+            notation_for(&zen4, &names(&["ALU0", "BR1"])).as_deref(),
+            Some("BR01")
+        );
+        // A not-taken Jcc at 2 per cycle that no ALU blocker slows: the branch pipes.
+        let mut j = VariantResult {
+            uops: Some(1),
+            tp_unrolled: Some(0.5),
+            ..VariantResult::default()
+        };
+        let branch = VariantClass {
+            branch: true,
+            ..VariantClass::default()
+        };
+        fb.apply(branch, 6.0, &mut j);
+        assert_eq!(j.ports, vec![("BR01".into(), 1)]);
         // At the dispatch limit (an eliminated move): no port.
         let mut m = VariantResult {
             uops: Some(1),

@@ -293,11 +293,18 @@ fn filler_k(tp: f64) -> usize {
 }
 
 fn filler(v: &Variant, insts: &[Instruction], k: usize, form: Form) -> (Spec, Role) {
+    // A branch measured under set flags (`not_taken_flags`) gets NOPs, which take a dispatch
+    // slot and no port as the zero idiom does, without writing the flags it reads.
+    let fill = if super::not_taken_flags(v).is_some() {
+        Instruction::with(Code::Nopd)
+    } else {
+        zero_idiom(Register::R13)
+    };
     let mut body = Vec::new();
     for ins in insts {
         body.push(*ins);
         for _ in 0..k {
-            body.push(zero_idiom(Register::R13));
+            body.push(fill);
         }
     }
     let (ca, cb) = copies_for(body.len(), 800);

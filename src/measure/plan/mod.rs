@@ -126,9 +126,56 @@ pub type Planned = Vec<(Spec, Role)>;
 fn kernel(v: &Variant, body: Vec<Instruction>) -> Kernel {
     Kernel {
         body,
+        flags: not_taken_flags(v),
         uses_mmx: v.slots.iter().any(|s| matches!(s, Slot::Reg(RegClass::Mm))),
         ..Kernel::default()
     }
+}
+
+/// RFLAGS values a conditional branch is measured with: all six status flags clear, all set,
+/// and SF ≠ OF (uops.info's configurations, seed digest §1.13); bit 1 is always set.
+pub const BRANCH_FLAGS: [u32; 3] = [0x002, 0x8D7, 0x082];
+
+/// The first of [`BRANCH_FLAGS`] under which `v`, a conditional branch that uses no
+/// register (Jcc), falls through: every kernel of it runs there, so `TP_*`, `uops` and
+/// `ports` describe the not-taken branch, the fastest configuration, as uops.info's minimum
+/// over configurations does. `None` for everything else (JMP is always taken; LOOP and JRCXZ
+/// use rcx, which the flag-keeping loop counts in).
+pub fn not_taken_flags(v: &Variant) -> Option<u32> {
+    use iced_x86::ConditionCode as C;
+    if !v.slots.iter().any(|s| matches!(s, Slot::Rel(_))) || !v.implicit_regs.is_empty() {
+        return None;
+    }
+    let cc = v.code.condition_code();
+    let taken = |f: u32| {
+        let (cf, pf, zf, sf, of) = (
+            f & 0x1 != 0,
+            f & 0x4 != 0,
+            f & 0x40 != 0,
+            f & 0x80 != 0,
+            f & 0x800 != 0,
+        );
+        match cc {
+            C::o => Some(of),
+            C::no => Some(!of),
+            C::b => Some(cf),
+            C::ae => Some(!cf),
+            C::e => Some(zf),
+            C::ne => Some(!zf),
+            C::be => Some(cf || zf),
+            C::a => Some(!cf && !zf),
+            C::s => Some(sf),
+            C::ns => Some(!sf),
+            C::p => Some(pf),
+            C::np => Some(!pf),
+            C::l => Some(sf != of),
+            C::ge => Some(sf == of),
+            C::le => Some(zf || sf != of),
+            C::g => Some(!zf && sf == of),
+            _ => None,
+        }
+    };
+    BRANCH_FLAGS.into_iter().find(|&f| taken(f) == Some(false))
 }
 
 /// A kernel of `form`: the indexed form needs its index register (r13) at 0.
@@ -373,6 +420,41 @@ mod tests {
 
     fn find<'a>(c: &'a crate::measure::catalog::Catalog, s: &str) -> &'a Variant {
         c.variants.iter().find(|v| v.record.string == s).unwrap()
+    }
+
+    #[test]
+    fn a_jcc_runs_not_taken_under_set_flags() {
+        let c = catalog();
+        let f = |s: &str| not_taken_flags(find(&c, s));
+        assert_eq!(f("JZ (Rel8)"), Some(0x002));
+        assert_eq!(f("JNZ (Rel32)"), Some(0x8D7));
+        assert_eq!(f("JL (Rel8)"), Some(0x002));
+        assert_eq!(f("JNL (Rel8)"), Some(0x082));
+        assert_eq!(f("JNP (Rel8)"), Some(0x8D7));
+        // Always taken, or counting in rcx: no flags.
+        assert_eq!(f("JMP (Rel8)"), None);
+        let looped = c.variants.iter().find(|v| v.code == Code::Loop_rel8_64_RCX);
+        assert!(looped.is_some());
+        assert_eq!(looped.and_then(not_taken_flags), None);
+        assert_eq!(f("ADD_01 (R64, R64)"), None);
+        // Every kernel of a Jcc carries the flags; its filler writes none.
+        let v = find(&c, "JNZ (Rel8)");
+        let req = Phase2Request {
+            tp: 0.5,
+            forms: vec![],
+        };
+        let plan = phase1(v, &Basics::from_values(&[]))
+            .unwrap()
+            .into_iter()
+            .chain(phase2(v, &req, &[]).unwrap());
+        for (spec, role) in plan {
+            let (Spec::Unrolled { kernel, .. } | Spec::Loop { kernel, .. }) = spec;
+            assert_eq!(kernel.flags, Some(0x8D7), "{role:?}");
+            assert!(
+                kernel.body.iter().all(|i| i.rflags_modified() == 0),
+                "{role:?}"
+            );
+        }
     }
 
     #[test]

@@ -44,6 +44,7 @@ pub(super) fn class_of(v: &Variant) -> VariantClass {
     VariantClass {
         mem_accesses: mem_accesses + stack_access,
         int_divide: matches!(v.divide, Some(DivKind::Int(_))),
+        branch: v.slots.iter().any(|s| matches!(s, Slot::Rel(_))),
         fp_divide: matches!(v.divide, Some(DivKind::FpDouble | DivKind::FpSingle)),
         vector: v.slots.iter().any(
             |s| matches!(s, Slot::Reg(c) if c.is_vec() || matches!(c, RegClass::Mm | RegClass::K)),

@@ -24,6 +24,7 @@ pub(super) fn tp_spec(
             init,
             gpr_init: gpr,
             uses_mmx: false,
+            flags: None,
         },
         copies_a: b / 2,
         copies_b: b,

@@ -1,0 +1,94 @@
+//! Adds the records of a partial `suaca measure --filter` run to a measured file without
+//! re-running everything (data/measured/README.md, "Additions").
+//!
+//! ```text
+//! cargo run --release --example merge_measured -- BASE.xml[.zst] ADD.xml[.zst] OUT.xml[.zst]
+//! ```
+//!
+//! Every record of BASE is kept, byte for byte as the writer prints it, in its order. Each
+//! record of ADD whose `string` BASE lacks is inserted after the last BASE record of its
+//! extension (at the end for a new extension), in ADD's order; records BASE already has are
+//! left alone and counted. `<root date>` stays BASE's. Deterministic; OUT is written
+//! atomically.
+#![forbid(unsafe_code)]
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::ExitCode;
+
+use suaca::uopsxml::{read_file, write_instructions, ArchFilter, InstrRecord, WriteOptions};
+
+fn main() -> ExitCode {
+    match real_main() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("merge_measured: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn real_main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [base, add, out] = &args[..] else {
+        return Err("usage: merge_measured BASE ADD OUT".into());
+    };
+    let read = |p: &str| read_file(Path::new(p), &ArchFilter::All).map_err(|e| format!("{p}: {e}"));
+    let base_recs = read(base)?;
+    let add_recs = read(add)?;
+    let date = root_date(base)?;
+    let (merged, added, kept) = merge(base_recs, add_recs);
+    let mut xml = Vec::new();
+    write_instructions(&mut xml, &merged, &WriteOptions { date })
+        .map_err(|e| format!("{out}: {e}"))?;
+    let bytes = if out.ends_with(".zst") {
+        zstd::encode_all(&xml[..], 19).map_err(|e| format!("{out}: {e}"))?
+    } else {
+        xml
+    };
+    suaca::fsutil::write_atomic(Path::new(out), &bytes).map_err(|e| format!("{out}: {e}"))?;
+    println!(
+        "{out}: {} records ({added} added, {kept} already present and kept)",
+        merged.len()
+    );
+    Ok(())
+}
+
+/// BASE's records with ADD's new ones inserted; (records, added, already present).
+fn merge(base: Vec<InstrRecord>, add: Vec<InstrRecord>) -> (Vec<InstrRecord>, usize, usize) {
+    let known: HashSet<String> = base.iter().map(|r| r.string.clone()).collect();
+    let mut out = base;
+    let (mut added, mut kept) = (0, 0);
+    let mut seen = HashSet::new();
+    for r in add {
+        if known.contains(&r.string) || !seen.insert(r.string.clone()) {
+            kept += 1;
+            continue;
+        }
+        let at = out
+            .iter()
+            .rposition(|b| b.extension == r.extension)
+            .map_or(out.len(), |i| i + 1);
+        out.insert(at, r);
+        added += 1;
+    }
+    (out, added, kept)
+}
+
+/// The `date` attribute of BASE's `<root>` (read from the first kilobytes).
+fn root_date(path: &str) -> Result<Option<String>, String> {
+    use std::io::Read;
+    let mut head = vec![0u8; 4096];
+    let mut r = suaca::uopsxml::open(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+    let n = r.read(&mut head).map_err(|e| format!("{path}: {e}"))?;
+    let text = String::from_utf8_lossy(&head[..n]);
+    let Some(root) = text.find("<root") else {
+        return Ok(None);
+    };
+    let tag = &text[root..text[root..].find('>').map_or(text.len(), |e| root + e)];
+    Ok(tag
+        .split("date=\"")
+        .nth(1)
+        .and_then(|d| d.split('"').next())
+        .map(str::to_string))
+}
