@@ -390,6 +390,26 @@ mod tests {
     }
 
     #[test]
+    fn converging_pointers_derive_the_other_side() {
+        // mov rcx, [rax]; mov rcx, [rdx]; add rax, 8; sub rdx, 8; cmp rax, rdx; jb
+        let hex = "488b08488b0a4883c0084883ea084839d072ed";
+        let i = decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap();
+        let b = crate::profile::block::plan_loop(&i).unwrap();
+        for (counter, other) in [(0, 2), (2, 0)] {
+            let s = detect(&i, Some(counter)).unwrap().unwrap();
+            assert_eq!(s.counter, counter);
+            let p = plan(&i, &b, &s).unwrap();
+            for k in 0..2 {
+                let (c, o) = (p.values[k][counter], p.values[k][other]);
+                assert!(inside(c) && inside(o), "{c:#x} {o:#x}");
+                // They meet after N (2N) iterations: 16 bytes closer each.
+                let n = p.n * (k as u64 + 1);
+                assert_eq!(p.values[k][2] - p.values[k][0], 16 * n);
+            }
+        }
+    }
+
+    #[test]
     fn fixed_counters_cannot_be_addresses() {
         // mov rax, [rcx]; dec rcx; jnz
         let e = planned("488b0148ffc975f8").unwrap_err();
