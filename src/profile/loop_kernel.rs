@@ -185,6 +185,29 @@ mod tests {
     }
 
     #[test]
+    fn rip_relative_operands_point_into_the_rip_window() {
+        // add eax, [rip + 0x1000]; dec rcx; jnz
+        let i = decode_bytes(&parse_hex("03050010000048ffc975f5").unwrap(), 0).unwrap();
+        let s = detect(&i, None).unwrap().unwrap();
+        let b = plan_loop(&i).unwrap();
+        let isa = HostIsa {
+            avx: false,
+            avx512f: false,
+            avx512bw: false,
+        };
+        let k = assemble(&b, &s, &[0; 16], 0, isa, EXEC_ADDR).unwrap();
+        let off = (k.loop_start - EXEC_ADDR) as usize;
+        let mut d = Decoder::with_ip(64, &k.bytes[off..], k.loop_start, DecoderOptions::NONE);
+        let add = d.decode();
+        assert_eq!(add.ip_rel_memory_address(), RIP_WINDOW + 0x1006);
+        let jnz = {
+            d.decode();
+            d.decode()
+        };
+        assert_eq!(jnz.near_branch_target(), k.loop_start);
+    }
+
+    #[test]
     fn a_branch_to_the_iaca_marker_is_re_aimed() {
         // The same loop at 0x1008, its jnz aiming at 0x1000 (the start marker).
         let i = decode_bytes(&parse_hex("4801c848ffca75f0").unwrap(), 0x1008).unwrap();
