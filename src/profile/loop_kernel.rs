@@ -200,10 +200,7 @@ mod tests {
         let mut d = Decoder::with_ip(64, &k.bytes[off..], k.loop_start, DecoderOptions::NONE);
         let add = d.decode();
         assert_eq!(add.ip_rel_memory_address(), RIP_WINDOW + 0x1006);
-        let jnz = {
-            d.decode();
-            d.decode()
-        };
+        let jnz = d.iter().nth(1).unwrap();
         assert_eq!(jnz.near_branch_target(), k.loop_start);
     }
 
