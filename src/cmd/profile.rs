@@ -1,6 +1,9 @@
 //! `suaca profile FILE`: run each selected region on this CPU (BHive's method) and print the
 //! measured cycles per iteration beside suaca's prediction of the same steady state.
 //!
+//! A loop region is measured as a loop (`suaca::profile`); its row says so (`mode`, the
+//! iterations N/2N in `copies`, the counter and how it was set).
+//!
 //! Owns: input and region selection (as the analysis), the choice of the prediction's arch
 //! (--arch, else the host's), the table and JSON output, fault messages and exit codes.
 //! Must not touch: the measurement (`suaca::profile`), the prediction (`suaca::batch`).
@@ -97,7 +100,16 @@ pub fn options(args: &ProfileArgs) -> Result<ProfileOptions, Failure> {
             )));
         }
     }
+    let counter = match &args.counter {
+        None => None,
+        Some(name) => Some(suaca::profile::block::gpr_by_name(name).ok_or_else(|| {
+            Failure::input(format!(
+                "--counter {name}: not a general-purpose register (rax … r15, eax, …)"
+            ))
+        })?),
+    };
     Ok(ProfileOptions {
+        counter,
         cpu: args.cpu,
         processes: args.processes,
         reps: args.reps,
@@ -163,6 +175,11 @@ struct Row {
     address: u64,
     instructions: usize,
     copies: [usize; 2],
+    /// `block` (unrolled copies) or `loop` (run as itself; `copies` are iterations N/2N).
+    mode: &'static str,
+    loop_counter: Option<String>,
+    loop_setup: Option<String>,
+    loop_branch_line: Option<usize>,
     measured_cycles_per_iteration: f64,
     spread: f64,
     per_process: Vec<f64>,
@@ -192,6 +209,10 @@ impl Row {
             address: region.address,
             instructions: m.instructions,
             copies: [m.copies.0, m.copies.1],
+            mode: if m.looped.is_some() { "loop" } else { "block" },
+            loop_counter: m.looped.as_ref().map(|l| l.counter.clone()),
+            loop_setup: m.looped.as_ref().map(|l| l.setup.clone()),
+            loop_branch_line: m.looped.as_ref().map(|l| l.branch_line),
             measured_cycles_per_iteration: m.cycles_per_iteration,
             spread: m.spread,
             per_process: m.per_process,
@@ -234,7 +255,11 @@ fn render_text(out: &Output) -> String {
         t.add_row(vec![
             r.region.to_string(),
             r.instructions.to_string(),
-            format!("{}/{}", r.copies[0], r.copies[1]),
+            if r.mode == "loop" {
+                format!("{}/{} iterations", r.copies[0], r.copies[1])
+            } else {
+                format!("{}/{}", r.copies[0], r.copies[1])
+            },
             format!("{:.3}", r.measured_cycles_per_iteration),
             r.predicted_cycles_per_iteration
                 .map_or("-".into(), |c| format!("{c:.3}")),
@@ -262,6 +287,17 @@ fn render_text(out: &Output) -> String {
         out.reps, out.processes
     );
     for r in &out.regions {
+        if let (Some(c), Some(setup), Some(line)) =
+            (&r.loop_counter, &r.loop_setup, r.loop_branch_line)
+        {
+            let _ = writeln!(
+                s,
+                "Region {}: a loop, run as itself with its back branch (line {line}) for N = {} \
+                 and 2N = {} iterations; cycles per iteration = (t(2N) - t(N)) / N; counter {c}: \
+                 {setup}.",
+                r.region, r.copies[0], r.copies[1]
+            );
+        }
         if let Some(e) = &r.prediction_error {
             let _ = writeln!(s, "Region {}: no prediction: {e}", r.region);
         }
