@@ -133,6 +133,7 @@ pub fn predict_instrs(
     let end = instrs.last().map_or(0, |i| i.address + i.len() as u64);
     // Two iterations: the CFG gets the loop edge, so copy k+1 depends on copy k.
     let cfg = Cfg::build(instrs, start, end, 2);
+    let loop_mode = cfg.loop_branch().is_some();
     let deps = DepGraph::try_build(instrs, &cfg, true, &DepLimits::for_len(instrs.len()))?;
     let b = bounds::compute(
         instrs,
@@ -151,8 +152,9 @@ pub fn predict_instrs(
         arch: &model.machine.arch,
         model: opts.model,
         looped: true,
-        // BHive's blocks are unrolled copies, never loops with their own branch.
-        loop_mode: false,
+        // A region ending in its own back branch (`suaca profile` of a loop) is a loop; BHive's
+        // blocks are unrolled copies.
+        loop_mode,
     };
     let all: Vec<usize> = (0..instrs.len()).collect();
     let mut prog = program::build(&all, &descs, &deps, &cx);
@@ -163,7 +165,11 @@ pub fn predict_instrs(
             .iter()
             .map(|i| u64::from(i.slots.unwrap_or(i.uops.len() as u32)))
             .sum();
-        prog.frontend = details::frontend::unrolled_delivery(&b, &model.machine.arch, fused, 2 * n);
+        prog.frontend = if loop_mode {
+            details::frontend::delivery(&b, &model.machine.arch)
+        } else {
+            details::frontend::unrolled_delivery(&b, &model.machine.arch, fused, 2 * n)
+        };
     }
     let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;
     let (cycles_n, cycles_2n) = (c.n, c.two_n);
