@@ -97,7 +97,16 @@ pub fn options(args: &ProfileArgs) -> Result<ProfileOptions, Failure> {
             )));
         }
     }
+    let counter = match &args.counter {
+        None => None,
+        Some(name) => Some(suaca::profile::block::gpr_by_name(name).ok_or_else(|| {
+            Failure::input(format!(
+                "--counter {name}: not a general-purpose register (rax … r15, eax, …)"
+            ))
+        })?),
+    };
     Ok(ProfileOptions {
+        counter,
         cpu: args.cpu,
         processes: args.processes,
         reps: args.reps,
@@ -163,6 +172,11 @@ struct Row {
     address: u64,
     instructions: usize,
     copies: [usize; 2],
+    /// `block` (unrolled copies) or `loop` (run as itself; `copies` are iterations N/2N).
+    mode: &'static str,
+    loop_counter: Option<String>,
+    loop_setup: Option<String>,
+    loop_branch_line: Option<usize>,
     measured_cycles_per_iteration: f64,
     spread: f64,
     per_process: Vec<f64>,
@@ -192,6 +206,10 @@ impl Row {
             address: region.address,
             instructions: m.instructions,
             copies: [m.copies.0, m.copies.1],
+            mode: if m.looped.is_some() { "loop" } else { "block" },
+            loop_counter: m.looped.as_ref().map(|l| l.counter.clone()),
+            loop_setup: m.looped.as_ref().map(|l| l.setup.clone()),
+            loop_branch_line: m.looped.as_ref().map(|l| l.branch_line),
             measured_cycles_per_iteration: m.cycles_per_iteration,
             spread: m.spread,
             per_process: m.per_process,
@@ -234,7 +252,11 @@ fn render_text(out: &Output) -> String {
         t.add_row(vec![
             r.region.to_string(),
             r.instructions.to_string(),
-            format!("{}/{}", r.copies[0], r.copies[1]),
+            if r.mode == "loop" {
+                format!("{}/{} iterations", r.copies[0], r.copies[1])
+            } else {
+                format!("{}/{}", r.copies[0], r.copies[1])
+            },
             format!("{:.3}", r.measured_cycles_per_iteration),
             r.predicted_cycles_per_iteration
                 .map_or("-".into(), |c| format!("{c:.3}")),
@@ -262,6 +284,17 @@ fn render_text(out: &Output) -> String {
         out.reps, out.processes
     );
     for r in &out.regions {
+        if let (Some(c), Some(setup), Some(line)) =
+            (&r.loop_counter, &r.loop_setup, r.loop_branch_line)
+        {
+            let _ = writeln!(
+                s,
+                "Region {}: a loop, run as itself with its back branch (line {line}) for N = {} \
+                 and 2N = {} iterations; cycles per iteration = (t(2N) - t(N)) / N; counter {c}: \
+                 {setup}.",
+                r.region, r.copies[0], r.copies[1]
+            );
+        }
         if let Some(e) = &r.prediction_error {
             let _ = writeln!(s, "Region {}: no prediction: {e}", r.region);
         }

@@ -22,10 +22,13 @@ pub const OFF_CLOCK_MASK: i64 = -24;
 pub const OFF_SAVED_RSP: i64 = -16;
 /// The default MXCSR a profiled block's kernel restores (`suaca profile`).
 pub const OFF_MXCSR_DEFAULT: i64 = -8;
+/// Passes left of a profiled loop's outer repetition (`suaca profile` on a loop region,
+/// which may use every GPR).
+pub const OFF_OUTER: i64 = -72;
 
 /// Every control slot below r14, 8 bytes each: they must not overlap (a profile slot that
 /// once shared the clock mask's offset masked every timestamp to garbage).
-pub const CONTROL_SLOTS: [i64; 8] = [
+pub const CONTROL_SLOTS: [i64; 9] = [
     OFF_T0,
     OFF_T1,
     OFF_MXCSR,
@@ -34,6 +37,7 @@ pub const CONTROL_SLOTS: [i64; 8] = [
     OFF_CLOCK_MASK,
     OFF_SAVED_RSP,
     OFF_MXCSR_DEFAULT,
+    OFF_OUTER,
 ];
 /// 64-byte vector initial value.
 pub const OFF_VINIT: i64 = -256;

@@ -62,6 +62,24 @@ pub fn gpr64(i: usize) -> Register {
     ALL[i]
 }
 
+/// The name of the 64-bit GPR numbered `i` (`rax` … `r15`).
+pub fn gpr_name(i: usize) -> &'static str {
+    const NAMES: [&str; 16] = [
+        "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12",
+        "r13", "r14", "r15",
+    ];
+    NAMES.get(i).copied().unwrap_or("?")
+}
+
+/// The GPR number of a register name (`rax`, `eax`, `ax`, `al`, `r8d`, …), any case.
+pub fn gpr_by_name(name: &str) -> Option<usize> {
+    let n = name.trim().to_ascii_lowercase();
+    Register::values()
+        .filter(|r| r.is_gpr())
+        .find(|r| format!("{r:?}").to_ascii_lowercase() == n)
+        .and_then(gpr_number)
+}
+
 /// GPR number of rsp.
 pub const RSP: usize = 4;
 
@@ -139,6 +157,23 @@ const COUNTER_PREFERENCE: [usize; 15] = [15, 14, 13, 12, 11, 10, 9, 8, 3, 5, 6, 
 /// Plans `instrs` (one region, decoded) for running; `Err` says in one line why the block
 /// cannot be profiled.
 pub fn plan(instrs: &[Instr]) -> Result<RunnableBlock, String> {
+    let mut b = plan_with(instrs, false)?;
+    b.counter = COUNTER_PREFERENCE
+        .into_iter()
+        .find(|&r| !b.used.has(r))
+        .ok_or(
+            "the block uses every general-purpose register: none is left for the loop counter",
+        )?;
+    Ok(b)
+}
+
+/// Plans a loop region (`loop_shape` has checked its branches): branches are kept, and no
+/// register is needed for the kernel's own counter (it counts in memory).
+pub fn plan_loop(instrs: &[Instr]) -> Result<RunnableBlock, String> {
+    plan_with(instrs, true)
+}
+
+fn plan_with(instrs: &[Instr], looped: bool) -> Result<RunnableBlock, String> {
     if instrs.is_empty() {
         return Err("the region has no instructions".into());
     }
@@ -161,7 +196,7 @@ pub fn plan(instrs: &[Instr]) -> Result<RunnableBlock, String> {
     for ins in instrs {
         let i = &ins.iced;
         let at = || format!("line {} ({})", ins.line, ins.text);
-        refuse_control(i).map_err(|why| format!("{why} at {}", at()))?;
+        refuse_control(i, looped).map_err(|why| format!("{why} at {}", at()))?;
         let info = factory.info(i);
         for u in info.used_registers() {
             let r = u.register();
@@ -210,12 +245,6 @@ pub fn plan(instrs: &[Instr]) -> Result<RunnableBlock, String> {
         b.bytes.extend_from_slice(&ins.bytes);
     }
     b.index_only = GprSet(indexes.0 & !b.bases.0);
-    b.counter = COUNTER_PREFERENCE
-        .into_iter()
-        .find(|&r| !b.used.has(r))
-        .ok_or(
-            "the block uses every general-purpose register: none is left for the loop counter",
-        )?;
     Ok(b)
 }
 
@@ -227,8 +256,9 @@ fn writes(a: OpAccess) -> bool {
 }
 
 /// Control flow and system calls cannot run inside an unrolled loop; faulting instructions
-/// (ud2, int3) may: they are reported as faults.
-fn refuse_control(i: &iced_x86::Instruction) -> Result<(), String> {
+/// (ud2, int3) may: they are reported as faults. In a loop (`branches`), `loop_shape` has
+/// already accepted or refused each branch.
+fn refuse_control(i: &iced_x86::Instruction, branches: bool) -> Result<(), String> {
     let m = i.mnemonic();
     if matches!(
         m,
@@ -245,9 +275,14 @@ fn refuse_control(i: &iced_x86::Instruction) -> Result<(), String> {
     }
     match i.flow_control() {
         FlowControl::Next | FlowControl::Exception => Ok(()),
+        FlowControl::ConditionalBranch | FlowControl::UnconditionalBranch if branches => Ok(()),
         FlowControl::Interrupt if matches!(i.code(), Code::Int3 | Code::Int1) => Ok(()),
         FlowControl::Interrupt => Err("a software interrupt is not run".into()),
-        _ => Err("control flow cannot be profiled (the block must be straight-line code)".into()),
+        _ => Err(
+            "control flow cannot be profiled (a block must be straight-line code, a loop must \
+             end with a conditional branch back to its first instruction)"
+                .into(),
+        ),
     }
 }
 

@@ -52,6 +52,13 @@ pub const ADDR_MASK: i32 = 0xFFF;
 pub const STACK_WINDOW: u64 = FILL + 16 * WINDOW;
 /// Where RIP-relative operands point (original target modulo 64 KiB added).
 pub const RIP_WINDOW: u64 = STACK_WINDOW + WINDOW;
+/// Where a loop's stepped and read-only address registers get their ranges (`placement`):
+/// from above the RIP window to 64 KiB below the end of the buffer.
+pub const LOOP_ARENA: u64 = RIP_WINDOW + 3 * WINDOW;
+/// Size of the loop arena.
+pub const LOOP_ARENA_LEN: u64 = DATA_ADDR + DATA_LEN as u64 - WINDOW - LOOP_ARENA;
+/// Passes left of a loop kernel's outer repetition.
+pub const OUTER_SLOT: u64 = CONTROL.wrapping_add_signed(harness::OFF_OUTER);
 /// Index-only registers wrap into `0..=INDEX_MASK` (× 8 stays within 4 KiB).
 pub const INDEX_MASK: i32 = 0x1FF;
 /// The slots the calibration kernels of `measure` use (their r14): T0/T1 are shared.
@@ -68,6 +75,7 @@ const _: () = assert!(DATA_ADDR + DATA_LEN as u64 <= EXEC_ADDR);
 const _: () = assert!(FILL >= DATA_ADDR && RIP_WINDOW + 2 * WINDOW <= DATA_ADDR + DATA_LEN as u64);
 const _: () = assert!(CONTROL - 4096 >= DATA_ADDR && CONTROL < FILL);
 const _: () = assert!(FILL % WINDOW == 0);
+const _: () = assert!(LOOP_ARENA_LEN > 8 << 20);
 
 /// The GPR number's initial value in the kernel.
 pub fn initial_value(block: &RunnableBlock, i: usize) -> u64 {
@@ -113,6 +121,7 @@ pub fn fill_data(bytes: &mut [u8]) {
         put(CONTROL.wrapping_add_signed(OFF_VINIT) + 8 * k, BENIGN);
     }
     put(SAVED_RSP, 0);
+    put(OUTER_SLOT, 0);
     put(MXCSR_DEFAULT_SLOT, 0x1F80);
 }
 
@@ -139,11 +148,11 @@ impl KernelCode {
 }
 
 /// `[addr]`, a 32-bit absolute address.
-fn abs(addr: u64) -> MemoryOperand {
+pub(super) fn abs(addr: u64) -> MemoryOperand {
     MemoryOperand::with_displ(addr, 4)
 }
 
-fn i1(code: Code, r: Register) -> Result<Instruction, iced_x86::IcedError> {
+pub(super) fn i1(code: Code, r: Register) -> Result<Instruction, iced_x86::IcedError> {
     Instruction::with1(code, r)
 }
 
@@ -187,7 +196,7 @@ pub fn assemble(
     })
 }
 
-fn encode(instrs: &[Instruction], ip: u64) -> Result<Vec<u8>, MeasureError> {
+pub(super) fn encode(instrs: &[Instruction], ip: u64) -> Result<Vec<u8>, MeasureError> {
     BlockEncoder::encode(
         64,
         InstructionBlock::new(instrs, ip),
@@ -197,7 +206,7 @@ fn encode(instrs: &[Instruction], ip: u64) -> Result<Vec<u8>, MeasureError> {
     .map_err(|e| MeasureError::Encode(e.to_string()))
 }
 
-const CALLEE_SAVED: [Register; 6] = [
+pub(super) const CALLEE_SAVED: [Register; 6] = [
     Register::RBX,
     Register::RBP,
     Register::R12,
@@ -244,7 +253,7 @@ fn prologue(b: &RunnableBlock, isa: HostIsa) -> Result<Vec<Instruction>, iced_x8
     Ok(v)
 }
 
-fn vector_init(
+pub(super) fn vector_init(
     v: &mut Vec<Instruction>,
     b: &RunnableBlock,
     isa: HostIsa,
@@ -307,7 +316,7 @@ fn vector_init(
 }
 
 /// `lfence; rdtsc; shl rdx, 32; or rdx, rax; mov [slot], rdx`.
-fn timestamp(v: &mut Vec<Instruction>, slot: u64) -> Result<(), iced_x86::IcedError> {
+pub(super) fn timestamp(v: &mut Vec<Instruction>, slot: u64) -> Result<(), iced_x86::IcedError> {
     v.push(Instruction::with(Code::Lfence));
     v.push(Instruction::with(Code::Rdtsc));
     v.push(Instruction::with2(
@@ -352,6 +361,17 @@ fn epilogue(
     v.push(i1(Code::Dec_rm64, gpr64(b.counter))?);
     v.push(Instruction::with_branch(Code::Jne_rel32_64, loop_start)?);
     timestamp(&mut v, CONTROL.wrapping_add_signed(OFF_T1))?;
+    finish(&mut v, b, isa)?;
+    Ok(v)
+}
+
+/// After the last timestamp: the caller's rsp, clean vector and direction state, the default
+/// MXCSR, the callee-saved registers, `ret`.
+pub(super) fn finish(
+    v: &mut Vec<Instruction>,
+    b: &RunnableBlock,
+    isa: HostIsa,
+) -> Result<(), iced_x86::IcedError> {
     v.push(Instruction::with2(
         Code::Mov_r64_rm64,
         Register::RSP,
@@ -372,7 +392,7 @@ fn epilogue(
         v.push(i1(Code::Pop_r64, r)?);
     }
     v.push(Instruction::with(Code::Retnq));
-    Ok(v)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -15,14 +15,30 @@
 //!             ─► (t(b) − t(a)) / (b − a) ticks × cycles/tick ─► median over processes
 //! ```
 //!
+//! Loops (issue #14): a region ending in a conditional branch back to its start runs as
+//! itself, N and 2N iterations ([`loop_shape`] finds the counter, [`trip`] and [`placement`]
+//! its initial values, [`loop_kernel`] the function), repeated to fill a sample; cycles per
+//! iteration = (t(2N) − t(N)) / N.
+//!
+//! ```text
+//! [Instr] ─► loop_shape::detect (back branch, flag-setter, counter, register motion)
+//!         ─► block::plan_loop ─► placement::plan (N; values for N and 2N; trip::solve)
+//!         ─► loop_kernel::assemble × 2 ─► runner (as above, units = N iterations)
+//! ```
+//!
 //! Method: BHive (Chen et al., IISWC 2019): the steady-state cycles of one copy of the block
 //! unrolled, (cycles(200 copies) − cycles(100 copies)) / 100; docs/host-measurement.md for
 //! this host's protocol.
 
 pub mod block;
+pub mod flags;
 pub mod kernel;
+pub mod loop_kernel;
+pub mod loop_shape;
+pub mod placement;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod runner;
+pub mod trip;
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub use runner::Profiler;
@@ -48,6 +64,8 @@ pub struct ProfileOptions {
     /// Map a page at an unmapped address the block computed and retry, as BHive does (one
     /// physical page behind all of them), instead of reporting SIGSEGV.
     pub map_fault_pages: bool,
+    /// The loop counter GPR (number), instead of the one the exit test suggests.
+    pub counter: Option<usize>,
 }
 
 impl Default for ProfileOptions {
@@ -60,6 +78,7 @@ impl Default for ProfileOptions {
             max_unrolled: 3000,
             timeout_s: 20,
             map_fault_pages: true,
+            counter: None,
         }
     }
 }
@@ -97,6 +116,19 @@ pub struct Measurement {
     /// Pages mapped at addresses the block computed outside the buffer (most of any
     /// process; 0 when it stayed inside).
     pub pages_mapped_on_fault: u32,
+    /// How a loop region was run (`None`: a block, unrolled).
+    pub looped: Option<LoopRun>,
+}
+
+/// A loop region's run: `copies` of the [`Measurement`] are its iterations N and 2N.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopRun {
+    /// The counter register (`rcx`).
+    pub counter: String,
+    /// How the counter (and the register it is compared with) were set.
+    pub setup: String,
+    /// Line of the back branch.
+    pub branch_line: usize,
 }
 
 /// A fault of the block: the signal and, when it happened inside the block, the line.

@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use super::block::{self, RunnableBlock};
 use super::kernel::{self, KernelCode};
-use super::{Fault, Measurement, ProfileError, ProfileOptions};
+use super::loop_shape::{self, LoopShape};
+use super::{loop_kernel, placement};
+use super::{Fault, LoopRun, Measurement, ProfileError, ProfileOptions};
 use crate::ir::Instr;
 use crate::measure::engine::calibration_specs;
 use crate::measure::harness::{
@@ -66,20 +68,41 @@ impl Profiler {
         self.cpu
     }
 
-    /// Measures one block (a region's decoded instructions).
+    /// Measures one region (decoded instructions): a loop as itself, a block unrolled.
     pub fn profile(&mut self, instrs: &[Instr]) -> Result<Measurement, ProfileError> {
-        let block = block::plan(instrs).map_err(ProfileError::Unsupported)?;
-        let (ca, cb) = self.opts.copies_for(block.len());
         self.exec.clear();
         let calib = self.calibration_pairs()?;
-        let (ka, fa) = self.push_kernel(&block, ca)?;
-        let (kb, fb) = self.push_kernel(&block, cb)?;
-        let pair = Pair {
-            a: fa,
-            b: fb,
-            a_mult: 1,
-            b_mult: 1,
-            units: (cb - ca) as f64,
+        let shape =
+            loop_shape::detect(instrs, self.opts.counter).map_err(ProfileError::Unsupported)?;
+        let (block, kernels, pair, copies, looped) = match shape {
+            Some(shape) => {
+                let block = block::plan_loop(instrs).map_err(ProfileError::Unsupported)?;
+                let p =
+                    placement::plan(instrs, &block, &shape).map_err(ProfileError::Unsupported)?;
+                let (ka, fa) = self.push_loop(&block, &shape, &p.values[0])?;
+                let (kb, fb) = self.push_loop(&block, &shape, &p.values[1])?;
+                let run = LoopRun {
+                    counter: block::gpr_name(shape.counter).to_string(),
+                    setup: p.setup.clone(),
+                    branch_line: shape.branch_line,
+                };
+                let n = p.n as usize;
+                (block, [ka, kb], pair(fa, fb, n), (n, 2 * n), Some(run))
+            }
+            None => {
+                if self.opts.counter.is_some() {
+                    return Err(ProfileError::Unsupported(
+                        "--counter is for loops: the region does not end with a branch back to \
+                         its first instruction"
+                            .into(),
+                    ));
+                }
+                let block = block::plan(instrs).map_err(ProfileError::Unsupported)?;
+                let (ca, cb) = self.opts.copies_for(block.len());
+                let (ka, fa) = self.push_kernel(&block, ca)?;
+                let (kb, fb) = self.push_kernel(&block, cb)?;
+                (block, [ka, kb], pair(fa, fb, cb - ca), (ca, cb), None)
+            }
         };
         let mut values = Vec::new();
         let mut ratios = Vec::new();
@@ -116,7 +139,7 @@ impl Profiler {
                     return Err(ProfileError::Fault(locate(
                         sig,
                         report,
-                        [&ka, &kb],
+                        [&kernels[0], &kernels[1]],
                         &block,
                         instrs,
                     )));
@@ -127,11 +150,12 @@ impl Profiler {
             cycles_per_iteration: timer::median(&values).unwrap_or(f64::NAN),
             spread: timer::spread(&values),
             per_process: values,
-            copies: (ca, cb),
+            copies,
             instructions: block.len(),
             iterations,
             cycles_per_tick: timer::median(&ratios).unwrap_or(f64::NAN),
             pages_mapped_on_fault: pages,
+            looped,
         })
     }
 
@@ -169,6 +193,17 @@ impl Profiler {
                 })
             })
             .collect()
+    }
+
+    fn push_loop(
+        &mut self,
+        block: &RunnableBlock,
+        shape: &LoopShape,
+        values: &[u64; 16],
+    ) -> Result<(KernelCode, FnHandle), MeasureError> {
+        let k = loop_kernel::assemble(block, shape, values, self.isa, self.exec.next_addr())?;
+        let f = self.exec.push(&k.bytes)?;
+        Ok((k, f))
     }
 
     fn push_kernel(
@@ -252,6 +287,17 @@ impl Profiler {
                 "the benchmark child exited with status {code}"
             ))),
         }
+    }
+}
+
+/// The timed pair: `units` = extra copies (blocks) or extra iterations (loops) of b over a.
+fn pair(a: FnHandle, b: FnHandle, units: usize) -> Pair {
+    Pair {
+        a,
+        b,
+        a_mult: 1,
+        b_mult: 1,
+        units: units as f64,
     }
 }
 

@@ -1,0 +1,195 @@
+//! The generated function around a user's loop: the loop runs with its own back branch
+//! (so the real branch, macro-fusion and the op cache behave as on hardware), repeated by an
+//! outer count kept in memory (the loop may use every GPR).
+//!
+//! ```text
+//! push callee-saved; [SAVED_RSP] = rsp; [OUTER] = rdi (passes)
+//! ldmxcsr (FTZ/DAZ, exceptions masked); fninit; vector and mask registers = benign values
+//! lfence; rdtsc → [T0]                               (time starts)
+//! outer:
+//!     every GPR (rsp too) = its planned initial value (`placement`)
+//!     nops up to a 64-byte boundary
+//! loop:                                              (64-byte aligned)
+//!     the loop's bytes; its back branch re-aimed at `loop`, RIP-relative operands rewritten
+//!     dec qword [OUTER]; jnz outer
+//! lfence; rdtsc → [T1]                               (time ends)
+//! restore as the block kernel does (`kernel`)
+//! ```
+//!
+//! The N- and 2N-iteration kernels differ only in the initial values, so everything outside
+//! the loop costs the same in both and cancels in t(2N) − t(N).
+
+use iced_x86::{Code, Instruction, Register};
+
+use super::block::{gpr64, RunnableBlock};
+use super::kernel::{
+    abs, encode, finish, i1, timestamp, vector_init, KernelCode, CALLEE_SAVED, CONTROL, OUTER_SLOT,
+    RIP_WINDOW, SAVED_RSP,
+};
+use super::loop_shape::LoopShape;
+use crate::measure::harness::{self, HostIsa, OFF_MXCSR, OFF_T0, OFF_T1};
+use crate::measure::MeasureError;
+
+/// Assembles the kernel running `block` (a loop of shape `shape`) from `values`, for
+/// address `ip`.
+pub fn assemble(
+    block: &RunnableBlock,
+    shape: &LoopShape,
+    values: &[u64; 16],
+    isa: HostIsa,
+    ip: u64,
+) -> Result<KernelCode, MeasureError> {
+    let err = |e: iced_x86::IcedError| MeasureError::Encode(e.to_string());
+    let mut bytes = encode(&head(block, isa).map_err(err)?, ip)?;
+    let outer = ip + bytes.len() as u64;
+    bytes.extend(encode(&reinit(values).map_err(err)?, outer)?);
+    let pad = (64 - bytes.len() % 64) % 64;
+    bytes.extend(harness::nop_padding(pad));
+    let loop_start = ip + bytes.len() as u64;
+    let first = bytes.len();
+    bytes.extend_from_slice(&block.bytes);
+    let body = &mut bytes[first..];
+    // The back branch: to the copy's first byte (it may have aimed at the IACA marker).
+    let end = shape.disp_at + shape.disp_size;
+    let disp = -(end as i64);
+    let field = &mut body[shape.disp_at..end];
+    match shape.disp_size {
+        1 => {
+            let d = i8::try_from(disp)
+                .map_err(|_| MeasureError::Encode("the back branch's 8-bit reach".into()))?;
+            field.copy_from_slice(&d.to_le_bytes());
+        }
+        _ => {
+            let d = i32::try_from(disp)
+                .map_err(|_| MeasureError::Encode("the back branch's 32-bit reach".into()))?;
+            field.copy_from_slice(&d.to_le_bytes());
+        }
+    }
+    for p in &block.rip_patches {
+        let target = RIP_WINDOW + u64::from(p.window_offset);
+        let disp = target as i64 - (loop_start + p.end as u64) as i64;
+        let disp = i32::try_from(disp)
+            .map_err(|_| MeasureError::Encode("RIP-relative operand out of 32-bit reach".into()))?;
+        body[p.disp_at..p.disp_at + 4].copy_from_slice(&disp.to_le_bytes());
+    }
+    let tail_ip = ip + bytes.len() as u64;
+    bytes.extend(encode(&tail(block, isa, outer).map_err(err)?, tail_ip)?);
+    Ok(KernelCode {
+        bytes,
+        loop_start,
+        copy_len: block.bytes.len(),
+        copies: 1,
+    })
+}
+
+fn head(b: &RunnableBlock, isa: HostIsa) -> Result<Vec<Instruction>, iced_x86::IcedError> {
+    let mut v = Vec::new();
+    for r in CALLEE_SAVED {
+        v.push(i1(Code::Push_r64, r)?);
+    }
+    v.push(Instruction::with2(
+        Code::Mov_rm64_r64,
+        abs(SAVED_RSP),
+        Register::RSP,
+    )?);
+    v.push(Instruction::with2(
+        Code::Mov_rm64_r64,
+        abs(OUTER_SLOT),
+        Register::RDI,
+    )?);
+    v.push(Instruction::with1(
+        Code::Ldmxcsr_m32,
+        abs(CONTROL.wrapping_add_signed(OFF_MXCSR)),
+    )?);
+    v.push(Instruction::with(Code::Fninit));
+    vector_init(&mut v, b, isa)?;
+    timestamp(&mut v, CONTROL.wrapping_add_signed(OFF_T0))?;
+    Ok(v)
+}
+
+fn reinit(values: &[u64; 16]) -> Result<Vec<Instruction>, iced_x86::IcedError> {
+    (0..16)
+        .map(|i| Instruction::with2(Code::Mov_r64_imm64, gpr64(i), values[i]))
+        .collect()
+}
+
+fn tail(
+    b: &RunnableBlock,
+    isa: HostIsa,
+    outer: u64,
+) -> Result<Vec<Instruction>, iced_x86::IcedError> {
+    let mut v = vec![
+        Instruction::with1(Code::Dec_rm64, abs(OUTER_SLOT))?,
+        Instruction::with_branch(Code::Jne_rel32_64, outer)?,
+    ];
+    timestamp(&mut v, CONTROL.wrapping_add_signed(OFF_T1))?;
+    finish(&mut v, b, isa)?;
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode_bytes;
+    use crate::input::parse_hex;
+    use crate::profile::block::plan_loop;
+    use crate::profile::kernel::EXEC_ADDR;
+    use crate::profile::loop_shape::detect;
+    use iced_x86::{Decoder, DecoderOptions, Formatter, IntelFormatter};
+
+    #[test]
+    fn the_loop_branches_back_to_its_aligned_copy() {
+        // add rax, rcx; dec rdx; jnz
+        let i = decode_bytes(&parse_hex("4801c848ffca75f8").unwrap(), 0).unwrap();
+        let b = plan_loop(&i).unwrap();
+        let s = detect(&i, None).unwrap().unwrap();
+        let mut values = [0u64; 16];
+        values[2] = 7;
+        let isa = HostIsa {
+            avx: true,
+            avx512f: false,
+            avx512bw: false,
+        };
+        let k = assemble(&b, &s, &values, isa, EXEC_ADDR).unwrap();
+        assert_eq!(k.loop_start % 64, 0);
+        let off = (k.loop_start - EXEC_ADDR) as usize;
+        assert_eq!(&k.bytes[off..off + 8], &b.bytes[..]);
+        let mut d = Decoder::with_ip(64, &k.bytes, EXEC_ADDR, DecoderOptions::NONE);
+        let mut f = IntelFormatter::new();
+        let text: Vec<(u64, String, u64)> = d
+            .iter()
+            .map(|i| {
+                let mut s = String::new();
+                f.format(&i, &mut s);
+                (i.ip(), s, i.near_branch_target())
+            })
+            .collect();
+        let back = text.iter().find(|t| t.0 == k.loop_start + 6).unwrap();
+        assert!(back.1.starts_with("jne"), "{back:?}");
+        assert_eq!(back.2, k.loop_start);
+        assert!(text.iter().any(|t| t.1 == "mov rdx,7"), "{text:?}");
+        let outer = text.iter().find(|t| t.1.starts_with("mov rax,")).unwrap().0;
+        let jne = text.iter().rev().find(|t| t.1.starts_with("jne")).unwrap();
+        assert_eq!(
+            jne.2, outer,
+            "the outer repetition re-initialises the registers"
+        );
+        assert_eq!(text.last().unwrap().1, "ret");
+    }
+
+    #[test]
+    fn a_branch_to_the_iaca_marker_is_re_aimed() {
+        // The same loop at 0x1008, its jnz aiming at 0x1000 (the start marker).
+        let i = decode_bytes(&parse_hex("4801c848ffca75f0").unwrap(), 0x1008).unwrap();
+        let s = detect(&i, None).unwrap().unwrap();
+        let b = plan_loop(&i).unwrap();
+        let isa = HostIsa {
+            avx: false,
+            avx512f: false,
+            avx512bw: false,
+        };
+        let k = assemble(&b, &s, &[0; 16], isa, EXEC_ADDR).unwrap();
+        let off = (k.loop_start - EXEC_ADDR) as usize;
+        assert_eq!(k.bytes[off + 7], 0xf8);
+    }
+}

@@ -1,0 +1,367 @@
+//! Where a loop's registers start: how many iterations N to run, and each GPR's initial
+//! value for the N- and the 2N-iteration runs, so that the loop counts exactly that often and
+//! every address a stepped register walks through stays inside the data buffer.
+//!
+//! Roles: the counter (fixed by its exit test, or placed when it is an address and compared
+//! with a register), the register it is compared with (solved by [`super::trip`]), memory
+//! bases that are stepped or read-only (each gets its own range in the loop arena, sized for
+//! 2N iterations and started at the top for negative strides), index registers (stepped
+//! ones start at 0, read-only ones small), and everything else as for blocks
+//! ([`super::kernel::initial_value`]: windows of the buffer, which holds pointers into
+//! itself). Pure.
+
+use iced_x86::{InstructionInfoFactory, Register};
+
+use super::block::{gpr_name, gpr_number, RunnableBlock, RSP};
+use super::kernel::{initial_value, LOOP_ARENA, LOOP_ARENA_LEN};
+use super::loop_shape::{LoopShape, Motion, Other, Test};
+use super::trip;
+use crate::ir::Instr;
+
+/// Instructions a run of N iterations should execute at least (N × body).
+pub const TARGET_INSTRUCTIONS: u64 = 1000;
+/// Fewest iterations N.
+pub const MIN_N: u64 = 50;
+/// Most iterations N.
+pub const MAX_N: u64 = 1000;
+/// Bytes the stepped addresses of the 2N run may cover before N is lowered (the arrays then
+/// stay in a 32 KiB L1 data cache, as in the steady state of a loop over a small array).
+pub const L1_BUDGET: u64 = 24 << 10;
+
+/// The loop's run plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopPlan {
+    /// Iterations of the shorter run (the longer one runs 2N).
+    pub n: u64,
+    /// Initial GPR values (rsp included) for the N and the 2N run.
+    pub values: [[u64; 16]; 2],
+    /// How the counter (and its bound) were set, for the report.
+    pub setup: String,
+}
+
+/// One memory operand of the body.
+struct Mem {
+    pos: usize,
+    base: Option<usize>,
+    index: Option<usize>,
+    scale: i64,
+    disp: i64,
+    size: i64,
+}
+
+fn memory_operands(instrs: &[Instr]) -> Vec<Mem> {
+    let mut f = InstructionInfoFactory::new();
+    let mut v = Vec::new();
+    for (pos, ins) in instrs.iter().enumerate() {
+        for m in f.info(&ins.iced).used_memory() {
+            if m.base() == Register::RIP {
+                continue;
+            }
+            v.push(Mem {
+                pos,
+                base: gpr_number(m.base()),
+                index: gpr_number(m.index()),
+                scale: i64::from(m.scale()),
+                disp: m.displacement() as i64,
+                size: m.memory_size().size().max(1) as i64,
+            });
+        }
+    }
+    v
+}
+
+/// Plans the N and 2N runs of `shape` over `instrs`.
+pub fn plan(
+    instrs: &[Instr],
+    block: &RunnableBlock,
+    shape: &LoopShape,
+) -> Result<LoopPlan, String> {
+    let mems = memory_operands(instrs);
+    let motion = &shape.motion;
+    let step = |r: Option<usize>| r.map_or(0, |r| motion[r].per_iteration());
+    // Bytes each base's addresses move per iteration (the most of its operands).
+    let mut movement = [0u64; 16];
+    for m in &mems {
+        if let Some(b) = m.base {
+            let mv = (step(Some(b)) + m.scale * step(m.index)).unsigned_abs();
+            movement[b] = movement[b].max(mv);
+        }
+    }
+    let total: u64 = movement.iter().sum();
+    let len = instrs.len().max(1) as u64;
+    let mut n = TARGET_INSTRUCTIONS.div_ceil(len).clamp(MIN_N, MAX_N);
+    if total > 0 {
+        n = n.min(L1_BUDGET / (2 * total)).max(MIN_N);
+    }
+    let runs = [n, 2 * n];
+    let counter = shape.counter;
+    let bound = match shape.test {
+        Test::Cmp {
+            other: Other::Reg(o),
+            ..
+        } => Some(o),
+        _ => None,
+    };
+    let mut vals: [[Option<u64>; 16]; 2] = [[None; 16]; 2];
+    if bound.is_none() {
+        // The exit test fixes the counter.
+        for (k, &r) in runs.iter().enumerate() {
+            vals[k][counter] = Some(trip::solve(shape, r, None)?.counter);
+        }
+    }
+    let is_base = |r: usize| mems.iter().any(|m| m.base == Some(r));
+    // Index registers (and a free counter that is no base) start small.
+    for r in 0..16 {
+        if vals[0][r].is_some() || is_base(r) || Some(r) == bound {
+            continue;
+        }
+        let v = match motion[r] {
+            Motion::Stepped { .. } => Some(0),
+            _ if r == RSP => None,
+            Motion::Invariant if mems.iter().any(|m| m.index == Some(r)) => {
+                Some(initial_value(block, r))
+            }
+            _ => None,
+        };
+        if let Some(v) = v {
+            vals[0][r] = Some(v);
+            vals[1][r] = Some(v);
+        }
+    }
+    // Bases that move or are read-only get their own ranges; bases also used as an index
+    // first (their values enter other bases' ranges).
+    let mut order: Vec<usize> = (0..16)
+        .filter(|&r| is_base(r) && vals[0][r].is_none() && Some(r) != bound)
+        .filter(|&r| !matches!(motion[r], Motion::Varying))
+        .filter(|&r| !(r == RSP && motion[r].per_iteration() == 0))
+        .collect();
+    order.sort_by_key(|&r| !mems.iter().any(|m| m.index == Some(r)));
+    let mut arena = Arena::default();
+    for r in order {
+        place_base(r, &mems, instrs, motion, &runs, &mut vals, &mut arena)?;
+    }
+    // A fixed counter that is also a base: its addresses are what the exit test makes them.
+    if is_base(counter) && bound.is_none() {
+        let m = mems.iter().find(|m| m.base == Some(counter));
+        let line = m.map_or(shape.test_line, |m| instrs[m.pos].line);
+        return Err(format!(
+            "the loop counter {} is a memory base at line {line}, but its values are fixed by \
+             the exit test at line {}: its addresses cannot be placed in the buffer",
+            gpr_name(counter),
+            shape.test_line
+        ));
+    }
+    // The compared register, from where the counter starts.
+    let mut setup_bound = String::new();
+    if let Some(o) = bound {
+        let c0 = vals[0][counter].unwrap_or(0);
+        for (k, &r) in runs.iter().enumerate() {
+            let t = trip::solve(shape, r, Some(c0))?;
+            vals[k][counter] = Some(t.counter);
+            vals[k][o] = t.other;
+        }
+        let d = |k: usize| {
+            vals[k][o]
+                .unwrap_or(0)
+                .wrapping_sub(vals[k][counter].unwrap_or(0)) as i64
+        };
+        setup_bound = format!(
+            ", {} = {} {:+} (N) / {:+} (2N)",
+            gpr_name(o),
+            gpr_name(counter),
+            d(0),
+            d(1)
+        );
+    }
+    let mut values = [[0u64; 16]; 2];
+    for k in 0..2 {
+        for r in 0..16 {
+            values[k][r] = vals[k][r].unwrap_or_else(|| initial_value(block, r));
+        }
+    }
+    let c = gpr_name(counter);
+    let start = if bound.is_some() {
+        format!("{c} = {}", show(values[0][counter]))
+    } else {
+        format!(
+            "{c} = {} (N) / {} (2N)",
+            show(values[0][counter]),
+            show(values[1][counter])
+        )
+    };
+    let setup = format!(
+        "{start}{setup_bound}, step {:+} per iteration, exit test at line {}",
+        motion[counter].per_iteration(),
+        shape.test_line
+    );
+    Ok(LoopPlan { n, values, setup })
+}
+
+/// Small values in decimal (signed), addresses in hex.
+fn show(v: u64) -> String {
+    let s = v as i64;
+    if s.unsigned_abs() < 1 << 20 {
+        s.to_string()
+    } else {
+        format!("{v:#x}")
+    }
+}
+
+/// The loop arena, handed out in page-aligned ranges with distinct offsets inside their
+/// pages (no 4K aliasing between the arrays, lines still 64-byte aligned).
+#[derive(Default)]
+struct Arena {
+    used: u64,
+    ranges: u64,
+}
+
+impl Arena {
+    /// The start of `size` fresh bytes, `None` when the arena is full.
+    fn take(&mut self, size: u64) -> Option<u64> {
+        let offset = 0x400 + (self.ranges % 8) * 0x240 % 0xC00;
+        let start = self.used.next_multiple_of(4096) + offset;
+        let end = start.checked_add(size)?;
+        if end > LOOP_ARENA_LEN {
+            return None;
+        }
+        self.used = end + 4096;
+        self.ranges += 1;
+        Some(LOOP_ARENA + start)
+    }
+}
+
+/// Places base `r`: the lowest and highest address of its operands over both runs,
+/// relative to its initial value, get a fresh range of the arena.
+fn place_base(
+    r: usize,
+    mems: &[Mem],
+    instrs: &[Instr],
+    motion: &[Motion],
+    runs: &[u64; 2],
+    vals: &mut [[Option<u64>; 16]; 2],
+    arena: &mut Arena,
+) -> Result<(), String> {
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    let mut widest: Option<(&Mem, i64)> = None;
+    for m in mems.iter().filter(|m| m.base == Some(r)) {
+        for (k, &n) in runs.iter().enumerate() {
+            for it in [1, n as i64] {
+                let at = |q: usize| (it - 1) * motion[q].per_iteration() + motion[q].before(m.pos);
+                let idx = m.index.map_or(0, |i| {
+                    let i0 = vals[k][i].unwrap_or(0) as i64;
+                    m.scale * (i0 + at(i))
+                });
+                let a = at(r) + idx + m.disp;
+                lo = lo.min(a);
+                hi = hi.max(a + m.size);
+            }
+        }
+        let stride =
+            motion[r].per_iteration() + m.index.map_or(0, |i| m.scale * motion[i].per_iteration());
+        if widest.is_none_or(|w| stride.abs() > w.1.abs()) {
+            widest = Some((m, stride));
+        }
+    }
+    let size = (hi - lo).max(0) as u64 + 64;
+    let start = arena.take(size).ok_or_else(|| {
+        let (m, stride) = widest.map_or((None, 0), |(m, s)| (Some(m), s));
+        let at = m.map_or(String::new(), |m| {
+            format!("line {} ({})", instrs[m.pos].line, instrs[m.pos].text)
+        });
+        format!(
+            "the addresses of {} at {at} move {stride} bytes per iteration: {} iterations need \
+             {size} bytes, more than the {} bytes of the buffer's loop arena",
+            gpr_name(r),
+            runs[1],
+            LOOP_ARENA_LEN
+        )
+    })?;
+    let v = (start as i64).wrapping_sub(lo) as u64;
+    vals[0][r] = Some(v);
+    vals[1][r] = Some(v);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode_bytes;
+    use crate::input::parse_hex;
+    use crate::profile::kernel::{DATA_ADDR, DATA_LEN};
+    use crate::profile::loop_shape::detect;
+
+    fn planned(hex: &str) -> Result<LoopPlan, String> {
+        let i = decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap();
+        let b = crate::profile::block::plan_loop(&i).unwrap();
+        let s = detect(&i, None).unwrap().unwrap();
+        plan(&i, &b, &s)
+    }
+
+    fn inside(a: u64) -> bool {
+        (DATA_ADDR..DATA_ADDR + DATA_LEN as u64).contains(&a)
+    }
+
+    #[test]
+    fn dec_counter_runs_n_and_2n() {
+        // add rax, rcx; dec rdx; jnz
+        let p = planned("4801c848ffca75f8").unwrap();
+        assert_eq!(p.n, 334);
+        assert_eq!(p.values[0][2], 334);
+        assert_eq!(p.values[1][2], 668);
+        assert!(
+            p.setup.starts_with("rdx = 334 (N) / 668 (2N), step -1"),
+            "{}",
+            p.setup
+        );
+    }
+
+    #[test]
+    fn pointer_walk_stays_in_the_buffer() {
+        // mov rcx, [rax]; add rax, 8; cmp rax, rsi; jne
+        let p = planned("488b084883c0084839f075f4").unwrap();
+        let (rax, rsi) = (p.values[0][0], p.values[0][6]);
+        assert!(inside(rax) && inside(rax + 16 * p.n));
+        assert_eq!(rsi, rax + 8 * p.n);
+        assert_eq!(p.values[1][6], rax + 16 * p.n);
+        assert!(p.setup.contains("rsi = rax +"), "{}", p.setup);
+    }
+
+    #[test]
+    fn negative_stride_starts_at_the_top() {
+        // mov rcx, [rax]; sub rax, 8; cmp rax, rsi; jne
+        let p = planned("488b084883e8084839f075f4").unwrap();
+        let rax = p.values[0][0];
+        let low = rax - 16 * p.n;
+        assert!(inside(low) && inside(rax + 8), "{rax:#x}");
+    }
+
+    #[test]
+    fn index_counters_move_their_base() {
+        // gcc a[i]++: add dword [rdi+rax*4], 1; add rax, 1; cmp rsi, rax; jne
+        let p = planned("830487014883c0014839c675f3").unwrap();
+        assert_eq!(p.values[0][0], 0);
+        assert_eq!(p.values[0][6], p.n);
+        let rdi = p.values[0][7];
+        assert!(inside(rdi) && inside(rdi + 8 * p.n));
+        // clang's negative index: add dword [rdi+rax*4], 1; add rax, 1; jnz
+        let p = planned("830487014883c00175f6").unwrap();
+        let (rdi, rax) = (p.values[1][7], p.values[1][0] as i64);
+        assert_eq!(rax, -2 * p.n as i64);
+        assert!(inside(rdi.wrapping_add_signed(4 * rax)) && inside(rdi));
+    }
+
+    #[test]
+    fn strides_that_do_not_fit_are_refused() {
+        // mov rcx, [rax]; add rax, 0x100000; cmp rax, rsi; jne
+        let e = planned("488b084805000010004839f075f2").unwrap_err();
+        assert!(e.contains("line 0 (mov rcx, qword ptr [rax])"), "{e}");
+        assert!(e.contains("1048576 bytes per iteration"), "{e}");
+    }
+
+    #[test]
+    fn fixed_counters_cannot_be_addresses() {
+        // mov rax, [rcx]; dec rcx; jnz
+        let e = planned("488b0148ffc975f8").unwrap_err();
+        assert!(e.contains("counter rcx is a memory base"), "{e}");
+    }
+}
