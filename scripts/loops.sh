@@ -29,7 +29,8 @@ native_clang=$(clang -march=native -### -x c -c /dev/null 2>&1 |
 echo "variant,compiler,flags,march" > "$dir/variants.csv.tmp"
 failed=0
 for cc in gcc clang; do
-  version="$cc $("$cc" -dumpversion)"
+  # gcc -dumpversion prints the major version only.
+  if [ "$cc" = gcc ]; then version="gcc $(gcc -dumpfullversion)"; else version="clang $(clang -dumpversion)"; fi
   for opt in O2 O3; do
     for march in x86-64-v2 x86-64-v3 native; do
       short=${march#x86-64-}
@@ -64,8 +65,11 @@ target/release/examples/loop_set pick --dir "$dir" 2> "$dir/pick.log"
 [ "$measure" = 1 ] || exit 0
 
 lock() { if [ -e /work/wt/timing.lock ]; then flock /work/wt/timing.lock "$@"; else "$@"; fi; }
+# Two separate runs of every loop: the first is the measurement, the second its repeat.
 start=$(date +%s)
 lock target/release/suaca profile --batch "$dir/hex.txt" -o "$dir/measured.csv"
+mid=$(date +%s)
+lock target/release/suaca profile --batch "$dir/hex.txt" -o "$dir/repeat.csv"
 end=$(date +%s)
-echo "loops: measured $(wc -l < "$dir/hex.txt") loops in $((end - start)) s"
+echo "loops: measured $(wc -l < "$dir/hex.txt") loops in $((mid - start)) s, the repeat in $((end - mid)) s"
 target/release/examples/loop_set publish --dir "$dir" --out data/measured/ZEN4_loops.csv

@@ -186,11 +186,12 @@ pub const SET_HEADER: [&str; 7] = [
 ];
 
 /// The measurement columns of `data/measured/ZEN4_loops.csv`.
-pub const MEASURED_COLUMNS: [&str; 4] = [
+pub const MEASURED_COLUMNS: [&str; 5] = [
     "measured_cycles_per_iteration",
     "spread",
     "status",
     "reason",
+    "repeat_cycles_per_iteration",
 ];
 
 /// One row of the set, as written.
@@ -261,6 +262,8 @@ pub struct LoopRow {
     pub status: String,
     /// Why there is no measurement.
     pub reason: String,
+    /// The value of a second, separate run (reproducibility), when it measured the loop.
+    pub repeat: Option<f64>,
 }
 
 impl LoopRow {
@@ -306,6 +309,7 @@ pub fn read_loops(path: &Path) -> Result<Vec<LoopRow>, String> {
             spread: num(8),
             status: f(9),
             reason: f(10),
+            repeat: num(11),
         });
     }
     Ok(out)
@@ -352,25 +356,43 @@ fn read_profile_csv(path: &Path) -> Result<Vec<Measured>, String> {
     Ok(out)
 }
 
+/// The committed CSV and what went into it.
+pub struct Published {
+    /// The CSV text.
+    pub text: String,
+    /// Rows per status of the first run.
+    pub counts: Vec<(String, usize)>,
+    /// Loops measured in both runs, and how many of them agree within 1%, 2%, 5%.
+    pub agreement: Option<[usize; 4]>,
+}
+
 /// Joins the set file with `suaca profile --batch`'s output (row k measured set row k) into
-/// the committed CSV; returns it and the count of rows per status.
-pub fn publish(set: &Path, measured: &Path) -> Result<(String, Vec<(String, usize)>), String> {
+/// the committed CSV; `repeat` is a second run of the same file, kept beside the first.
+pub fn publish(set: &Path, measured: &Path, repeat: Option<&Path>) -> Result<Published, String> {
     let mut r = csv::Reader::from_path(set).map_err(|e| format!("{}: {e}", set.display()))?;
     let rows: Vec<csv::StringRecord> = r
         .records()
         .collect::<Result<_, _>>()
         .map_err(|e| format!("{}: {e}", set.display()))?;
     let m = read_profile_csv(measured)?;
-    if m.len() != rows.len() {
-        return Err(format!(
-            "{} has {} rows, {} has {}",
-            set.display(),
-            rows.len(),
-            measured.display(),
-            m.len()
-        ));
+    let again = match repeat {
+        Some(p) => Some(read_profile_csv(p)?),
+        None => None,
+    };
+    for (path, n) in
+        std::iter::once((measured, m.len())).chain(repeat.zip(again.as_ref().map(Vec::len)))
+    {
+        if n != rows.len() {
+            return Err(format!(
+                "{} has {} rows, {} has {n}",
+                set.display(),
+                rows.len(),
+                path.display()
+            ));
+        }
     }
     let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut agree = [0usize; 4];
     let mut w = csv::Writer::from_writer(Vec::new());
     let header: Vec<&str> = SET_HEADER
         .iter()
@@ -378,23 +400,36 @@ pub fn publish(set: &Path, measured: &Path) -> Result<(String, Vec<(String, usiz
         .copied()
         .collect();
     w.write_record(&header).map_err(|e| e.to_string())?;
-    for (row, m) in rows.iter().zip(&m) {
-        if row.get(0) != Some(m.hex.as_str()) {
-            return Err(format!("row order differs at hex {}", m.hex));
+    for (k, (row, m)) in rows.iter().zip(&m).enumerate() {
+        let second = again.as_ref().map(|a| &a[k]);
+        if row.get(0) != Some(m.hex.as_str()) || second.is_some_and(|s| s.hex != m.hex) {
+            return Err(format!("row order differs at row {}", k + 1));
         }
         *counts.entry(m.status.clone()).or_default() += 1;
         let mut rec: Vec<String> = row.iter().map(str::to_string).collect();
         let num = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
-        let cycles = if m.status == "ok" { m.cycles } else { None };
+        let ok = |m: &Measured| m.cycles.filter(|_| m.status == "ok");
+        let (first, repeated) = (ok(m), second.and_then(ok));
+        if let (Some(a), Some(b)) = (first, repeated) {
+            let d = (a - b).abs() / a;
+            agree[0] += 1;
+            for (slot, limit) in [(1, 0.01), (2, 0.02), (3, 0.05)] {
+                agree[slot] += usize::from(d <= limit);
+            }
+        }
         rec.extend([
-            num(cycles),
+            num(first),
             num(m.spread),
             m.status.clone(),
             m.reason.clone(),
+            num(repeated),
         ]);
         w.write_record(&rec).map_err(|e| e.to_string())?;
     }
     let bytes = w.into_inner().map_err(|e| e.to_string())?;
-    let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
-    Ok((text, counts.into_iter().collect()))
+    Ok(Published {
+        text: String::from_utf8(bytes).map_err(|e| e.to_string())?,
+        counts: counts.into_iter().collect(),
+        agreement: again.map(|_| agree),
+    })
 }
