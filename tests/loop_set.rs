@@ -1,5 +1,5 @@
 //! The loop benchmark (`examples/loop_set`): the loop picker on a fixture of our own
-//! (`testdata/asm/loops.s`), deduplication, bad input, and the accuracy guard on the loops
+//! (`testdata/asm/loop_pick.s`), deduplication, bad input, and the accuracy guard on the loops
 //! measured on this project's Zen 4 host (`data/measured/ZEN4_loops.csv`, in the repository,
 //! predicted statically: runs on any host).
 #![forbid(unsafe_code)]
@@ -29,7 +29,7 @@ fn root() -> &'static Path {
 }
 
 fn fixture() -> Vec<u8> {
-    std::fs::read(root().join("testdata/obj/elf/loops.o")).unwrap()
+    std::fs::read(root().join("testdata/obj/elf/loop_pick.o")).unwrap()
 }
 
 fn one_variant() -> set::PickedSet {
@@ -98,7 +98,7 @@ fn picker_finds_the_expected_main_loops() {
 #[test]
 fn identical_bodies_are_one_loop_with_every_origin() {
     let mut s = one_variant();
-    s.add_object(&fixture(), "loops", 0);
+    s.add_object(&fixture(), "loop_pick", 0);
     assert_eq!(s.visited, 6);
     assert_eq!(s.entries.len(), 4, "dup_a and dup_b share one entry");
     let dup = s
@@ -113,7 +113,7 @@ fn identical_bodies_are_one_loop_with_every_origin() {
         name: "again".into(),
         ..s.variants[0].clone()
     });
-    s.add_object(&fixture(), "loops", 1);
+    s.add_object(&fixture(), "loop_pick", 1);
     assert_eq!(s.entries.len(), 4);
     assert_eq!(s.entries[0].origins.len(), 2);
     assert_eq!(s.kernels(), 6);
@@ -128,7 +128,7 @@ fn identical_bodies_are_one_loop_with_every_origin() {
 fn functions_without_loops_and_bad_objects_are_logged_not_fatal() {
     let mut s = one_variant();
     s.add_object(b"not an object file", "junk", 0);
-    s.add_object(&fixture(), "loops", 0);
+    s.add_object(&fixture(), "loop_pick", 0);
     let why: Vec<(String, String)> = s
         .skipped
         .iter()
@@ -146,7 +146,7 @@ fn functions_without_loops_and_bad_objects_are_logged_not_fatal() {
     assert_eq!(s.entries.len(), 4, "the run went on after the bad object");
     assert!(set::skipped_csv(&s)
         .unwrap()
-        .contains("no_single_block,loops,fixture"));
+        .contains("no_single_block,loop_pick,fixture"));
 }
 
 #[test]
@@ -163,7 +163,7 @@ fn llvm_mca_sees_the_back_branch_to_a_label() {
 fn publish_joins_measurements_by_row() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = one_variant();
-    s.add_object(&fixture(), "loops", 0);
+    s.add_object(&fixture(), "loop_pick", 0);
     std::fs::write(dir.path().join("set.csv"), set::set_csv(&s).unwrap()).unwrap();
     let mut m =
         String::from("line,hex,measured_cycles_per_iteration,spread,status,signal,detail\n");
@@ -205,6 +205,39 @@ fn publish_joins_measurements_by_row() {
         ]
     );
     assert_eq!(rows[3].case(), "dup_a@fixture");
+}
+
+/// The benchmark's suaca prediction is the one the command line gives: the block throughput
+/// of `suaca --hex HEX --arch ZEN4 --json` (with the embedded data: an empty `SUACA_HOME`).
+#[test]
+fn prediction_is_the_command_lines_block_throughput() {
+    let dir = tempfile::tempdir().unwrap();
+    let predictor = predict::Predictor::zen4(&dir.path().join("cache")).unwrap();
+    // gcc -O3 -march=x86-64-v3 daxpy, and a pointer-chasing walk.
+    for hex in [
+        "c5ed590c06c5f5580c01c5fd110c014883c0204839c775e8",
+        "4883c201488b004839d675f4",
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_suaca"))
+            .env("SUACA_HOME", dir.path().join("home"))
+            .args(["--hex", hex, "--arch", "ZEN4", "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let cli = json["regions"][0]["runs"][0]["throughput"]
+            .as_f64()
+            .unwrap();
+        let ours = predictor.predict(hex).unwrap().cycles;
+        assert!(
+            (cli - ours).abs() < 1e-9,
+            "{hex}: cli {cli}, benchmark {ours}"
+        );
+    }
 }
 
 fn measured_loops() -> PathBuf {
