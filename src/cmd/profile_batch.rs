@@ -2,6 +2,9 @@
 //! after the other and write one CSV row per block, in input order. A block that faults, that
 //! cannot run, or a malformed line is a row with its status, never the end of the batch.
 //!
+//! A block that ends with a conditional branch back to its first byte is a loop and runs as
+//! one (`suaca::profile`); its row says so (`mode`, `loop_counter`, `loop_setup`).
+//!
 //! Owns: reading the blocks, the progress bar, the CSV (readable back by `suaca batch` and
 //! the accuracy benchmark: `measured_cycles_per_iteration`), the summary on stderr.
 
@@ -15,8 +18,9 @@ use suaca::profile::{block_key, ProfileError, ProfileOptions, Profiler};
 use super::batch::{read_input, write_output};
 use crate::Failure;
 
-/// The output header, in column order.
-pub const HEADER: [&str; 11] = [
+/// The output header, in column order. `copies` holds a loop's iterations N/2N; the
+/// `mode` (`block` or `loop`), `loop_counter` and `loop_setup` columns say how it ran.
+pub const HEADER: [&str; 14] = [
     "line",
     "key",
     "hex",
@@ -28,6 +32,9 @@ pub const HEADER: [&str; 11] = [
     "status",
     "signal",
     "detail",
+    "mode",
+    "loop_counter",
+    "loop_setup",
 ];
 
 /// One output row.
@@ -41,6 +48,9 @@ struct Record {
     status: &'static str,
     signal: String,
     detail: String,
+    mode: &'static str,
+    loop_counter: String,
+    loop_setup: String,
 }
 
 pub fn run(args: &ProfileArgs, opts: ProfileOptions) -> Result<(), Failure> {
@@ -79,6 +89,9 @@ pub fn run(args: &ProfileArgs, opts: ProfileOptions) -> Result<(), Failure> {
             r.status.to_string(),
             r.signal,
             r.detail,
+            r.mode.to_string(),
+            r.loop_counter,
+            r.loop_setup,
         ])
         .map_err(csv_err)?;
         bar.inc(1);
@@ -124,6 +137,12 @@ fn measure(profiler: &mut Profiler, hex: &str, problem: Option<&str>) -> Result<
             instructions: Some(m.instructions),
             fault_pages: Some(m.pages_mapped_on_fault),
             status: "ok",
+            mode: if m.looped.is_some() { "loop" } else { "block" },
+            loop_counter: m
+                .looped
+                .as_ref()
+                .map_or(String::new(), |l| l.counter.clone()),
+            loop_setup: m.looped.map_or(String::new(), |l| l.setup),
             ..Record::default()
         },
         Err(ProfileError::Fault(f)) => Record {

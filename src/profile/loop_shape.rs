@@ -535,7 +535,7 @@ mod tests {
         // add rax, rcx; jnz 0: the flags come from add rax, rcx (not a constant step).
         let e = shape("4801c875fb").unwrap_err();
         assert!(
-            e.contains("line 1 (jne") && e.contains("--counter REG"),
+            e.contains("line 1 (jnz") && e.contains("--counter REG"),
             "{e}"
         );
         // call; dec rcx; jnz

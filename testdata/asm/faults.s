@@ -1,6 +1,8 @@
 # `suaca profile` on blocks that cannot run: each region faults (or is refused) at a known
 # line. 0: load from address 16 (SIGSEGV); 1: ud2 (SIGILL); 2: division by zero (SIGFPE);
-# 3: a branch (refused: not straight-line code).
+# 3: a loop whose counter cannot be found (the flags come from `add rax, rcx`); 4: a loop
+# calling out of the region; 5: a loop whose pointer moves 1 MiB per iteration (more than
+# the buffer holds for 2N iterations).
         .intel_syntax noprefix
         .text
         .globl  faults
@@ -19,7 +21,18 @@ faults:
         div     rcx
         .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90  # IACA end
         .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90  # IACA start (region 3)
-1:      add     rax, 1
+1:      add     rax, rcx
         jnz     1b
         .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90  # IACA end
-        ret
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90  # IACA start (region 4)
+1:      call    2f
+        dec     rcx
+        jnz     1b
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90  # IACA end
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90  # IACA start (region 5)
+1:      mov     rcx, qword ptr [rax]
+        add     rax, 0x100000
+        cmp     rax, rsi
+        jne     1b
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90  # IACA end
+2:      ret
