@@ -204,13 +204,22 @@ pub fn set_row(set: &PickedSet, e: &Entry) -> Vec<String> {
         first.kernel.clone(),
         first.file.clone(),
         v.compiler.clone(),
-        v.flags.clone(),
+        flags_with_march(v),
         e.origins
             .iter()
             .map(|o| set.origin_name(o))
             .collect::<Vec<_>>()
             .join(" "),
     ]
+}
+
+/// The flags, with what `-march=native` resolved to on the build host.
+pub fn flags_with_march(v: &Variant) -> String {
+    if v.flags.contains("-march=native") && !v.march.is_empty() {
+        format!("{} ({})", v.flags, v.march)
+    } else {
+        v.flags.clone()
+    }
 }
 
 /// The set as CSV.
@@ -250,7 +259,7 @@ pub struct LoopRow {
     pub file: String,
     /// First compiler.
     pub compiler: String,
-    /// Its flags.
+    /// Its flags (`-march=native` followed by what it resolved to: `(znver3)`).
     pub flags: String,
     /// Every `kernel@variant` with this body.
     pub variants: String,
