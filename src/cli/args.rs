@@ -141,10 +141,11 @@ pub struct ProfileArgs {
     /// instead of mapping a page there and retrying (BHive's method, the default).
     #[arg(long)]
     pub no_fault_pages: bool,
-    /// The loop counter register (e.g. `rcx`) of a loop region, instead of the register
-    /// the back branch's exit test steps. A region is a loop when its last instruction is a
-    /// conditional branch (or `loop`) back to its first; it runs N and 2N iterations with its
-    /// own branch and reports (t(2N) - t(N)) / N.
+    /// The loop counter register (e.g. `rcx`) of a loop region: which register of the back
+    /// branch's exit test counts (when it compares two registers stepped by constants, the
+    /// other one's start is derived from it). A region is a loop when its last instruction
+    /// is a conditional branch (or `loop`) back to its first; it runs N and 2N iterations
+    /// with its own branch and reports (t(2N) - t(N)) / N.
     #[arg(long, value_name = "REG", conflicts_with = "batch")]
     pub counter: Option<String>,
     /// Print JSON instead of a table.

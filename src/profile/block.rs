@@ -381,6 +381,21 @@ mod tests {
     }
 
     #[test]
+    fn loops_keep_their_branches_but_not_system_calls() {
+        let loop_of = |hex: &str| plan_loop(&decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap());
+        // add rax, rcx; dec rdx; jnz 0
+        let b = loop_of("4801c848ffca75f8").unwrap();
+        assert_eq!(b.len(), 3);
+        // syscall; dec rdx; jnz 0
+        let e = loop_of("0f0548ffca75f9").unwrap_err();
+        assert!(e.contains("system call"), "{e}");
+        assert_eq!(gpr_by_name("R8D"), Some(8));
+        assert_eq!(gpr_by_name("al"), Some(0));
+        assert_eq!(gpr_by_name("xmm0"), None);
+        assert_eq!(gpr_name(15), "r15");
+    }
+
+    #[test]
     fn no_register_left_for_the_counter() {
         // xchg of every GPR pair but rsp: rax..r15 all used.
         let hex = "4891\

@@ -148,7 +148,8 @@ pub fn detect(instrs: &[Instr], counter: Option<usize>) -> Result<Option<LoopSha
         } else {
             let cond = Cond::of_jcc(li.mnemonic()).ok_or_else(|| {
                 format!(
-                    "the loop's back branch at {} tests a condition that is not modelled{hint}",
+                    "the loop's back branch at {} tests a condition that is not modelled \
+                     (parity, rcx = 0, loope/loopne)",
                     at(last)
                 )
             })?;

@@ -79,8 +79,9 @@ impl Profiler {
                 let block = block::plan_loop(instrs).map_err(ProfileError::Unsupported)?;
                 let p =
                     placement::plan(instrs, &block, &shape).map_err(ProfileError::Unsupported)?;
-                let (ka, fa) = self.push_loop(&block, &shape, &p.values[0])?;
-                let (kb, fb) = self.push_loop(&block, &shape, &p.values[1])?;
+                let at = instrs.first().map_or(0, |i| i.address);
+                let (ka, fa) = self.push_loop(&block, &shape, &p.values[0], at)?;
+                let (kb, fb) = self.push_loop(&block, &shape, &p.values[1], at)?;
                 let run = LoopRun {
                     counter: block::gpr_name(shape.counter).to_string(),
                     setup: p.setup.clone(),
@@ -200,8 +201,16 @@ impl Profiler {
         block: &RunnableBlock,
         shape: &LoopShape,
         values: &[u64; 16],
+        line_offset: u64,
     ) -> Result<(KernelCode, FnHandle), MeasureError> {
-        let k = loop_kernel::assemble(block, shape, values, self.isa, self.exec.next_addr())?;
+        let k = loop_kernel::assemble(
+            block,
+            shape,
+            values,
+            line_offset,
+            self.isa,
+            self.exec.next_addr(),
+        )?;
         let f = self.exec.push(&k.bytes)?;
         Ok((k, f))
     }
