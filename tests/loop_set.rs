@@ -275,8 +275,8 @@ fn committed_loop_set_is_consistent() {
 
 /// suaca's accuracy on the measured loops does not regress. Static prediction with the
 /// embedded ZEN4 data, so it runs on any host. Measured when written (2026-11-25, 565
-/// measured loops, `scripts/loop_accuracy.sh`): suaca MAPE 79.8%, median APE 13.5%,
-/// Kendall's tau 0.662; llvm-mca-19 -mcpu=znver4 24.3%, 13.1%, 0.794. Most of suaca's error
+/// measured loops, `scripts/loop_accuracy.sh`): suaca MAPE 83.8%, median APE 8.1%,
+/// Kendall's tau 0.699; llvm-mca-19 -mcpu=znver4 21.7%, 10.2%, 0.842. Most of suaca's error
 /// is 66 loops predicted up to 18 times too slow (a store and the next iteration's load
 /// through the same registers, e.g. daxpy); the bounds leave room for the loop model to
 /// improve, not to get worse.
@@ -289,8 +289,8 @@ fn loop_accuracy_guard() {
     let m = o.metrics(bench::Tool::Suaca, |_| true);
     assert!(m.blocks >= 500, "{m:?}");
     assert!(m.coverage() >= 0.99, "{m:?}");
-    assert!(m.mape <= 0.85, "MAPE {}: {m:?}", m.mape);
-    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.63, "{m:?}");
+    assert!(m.mape <= 0.88, "MAPE {}: {m:?}", m.mape);
+    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.67, "{m:?}");
 }
 
 /// The kernel suite compiles with gcc and clang, at least 40 kernels give a single-block loop
