@@ -1,6 +1,9 @@
 //! `suaca profile FILE`: run each selected region on this CPU (BHive's method) and print the
 //! measured cycles per iteration beside suaca's prediction of the same steady state.
 //!
+//! A loop region is measured as a loop (`suaca::profile`); its row says so (`mode`, the
+//! iterations N/2N in `copies`, the counter and how it was set).
+//!
 //! Owns: input and region selection (as the analysis), the choice of the prediction's arch
 //! (--arch, else the host's), the table and JSON output, fault messages and exit codes.
 //! Must not touch: the measurement (`suaca::profile`), the prediction (`suaca::batch`).

@@ -1,6 +1,8 @@
-//! The runs: memory at fixed addresses, one forked child per process and block (pinned,
+//! The runs: memory at fixed addresses, one forked child per process and region (pinned,
 //! default fault handlers plus a reporter of the faulting instruction), calibration before
-//! and after the block in every child, the median over processes.
+//! and after the region in every child, the median over processes. A region is timed as a
+//! block (unrolled copies, `kernel`) or, when `loop_shape` finds a loop, as itself for N and
+//! 2N iterations (`placement`, `loop_kernel`).
 
 use serde::{Deserialize, Serialize};
 
