@@ -49,7 +49,7 @@ for p in "${BAD[@]}"; do
 done
 
 # `suaca profile` fixtures: ELF relocatable objects only.
-for p in profile faults loops; do
+for p in profile faults loops loop_pick; do
     "$MC" -filetype=obj -triple="$ELF" "asm/$p.s" -o "obj/elf/$p.o"
 done
 

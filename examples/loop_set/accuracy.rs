@@ -1,0 +1,127 @@
+//! The loop accuracy benchmark: every measured loop of `data/measured/ZEN4_loops.csv`
+//! predicted by suaca (see [`crate::predict`]) and by llvm-mca-19 `-mcpu=znver4`, with the
+//! accuracy benchmark's metrics and tables (`examples/accuracy/report.rs`,
+//! `src/batch/metrics.rs`).
+//!
+//! llvm-mca gets the loop's instructions, back branch included (to a label at the head), in
+//! one file with one region per loop, at `-iterations=100` and `200`; its prediction is
+//! (Total Cycles(200) − Total Cycles(100)) / 100, as in `examples/accuracy/bench.rs`.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use suaca::batch::features;
+
+use crate::bench::{Block, Outcome};
+use crate::mca;
+use crate::predict::{self, Predictor};
+use crate::set::LoopRow;
+
+/// One measured loop with suaca's prediction, and its instructions (for llvm-mca).
+fn block(r: &LoopRow, measured: f64, predictor: &Predictor) -> (Block, Vec<suaca::ir::Instr>) {
+    let instrs = suaca::input::parse_hex(&r.hex)
+        .ok()
+        .and_then(|b| suaca::decode::decode_bytes(&b, 0).ok())
+        .unwrap_or_default();
+    let f = features::features(&instrs);
+    let (suaca, suaca_error, bottleneck) = match predictor.predict(&r.hex) {
+        Ok(p) => (Some(p.cycles), None, p.bottleneck),
+        Err(e) => (None, Some(e), None),
+    };
+    let b = Block {
+        arch: predict::ARCH.to_string(),
+        case_id: r.case(),
+        hex: r.hex.clone(),
+        measured,
+        may_alias: false,
+        suaca,
+        suaca_error,
+        bottleneck,
+        mca: None,
+        mca_total: None,
+        tags: f.tags,
+        mnemonics: f.mnemonics,
+    };
+    (b, instrs)
+}
+
+/// Predicts the measured rows of `rows` (status `ok`); `mca`: the llvm-mca binary, if any.
+pub fn run(
+    rows: &[LoopRow],
+    predictor: &Predictor,
+    mca_bin: Option<&str>,
+    scratch: &Path,
+) -> Outcome {
+    let start = Instant::now();
+    let mut skipped_rows = Vec::new();
+    let mut measured = Vec::new();
+    for r in rows {
+        match r.measured.filter(|_| r.status == "ok") {
+            Some(m) => measured.push((r, m)),
+            None => skipped_rows.push(format!("{}: {} {}", r.case(), r.status, r.reason)),
+        }
+    }
+    // Loops are independent: predicted on every core, collected in row order.
+    let (mut blocks, instrs_of): (Vec<Block>, Vec<Vec<suaca::ir::Instr>>) = measured
+        .par_iter()
+        .map(|&(r, measured)| block(r, measured, predictor))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .unzip();
+    let suaca_time = start.elapsed();
+    let mut notes = Vec::new();
+    let mut mca_time = Duration::ZERO;
+    let mca_ran = match mca_bin {
+        Some(bin) if mca::available(bin) => {
+            match run_mca(bin, &mut blocks, &instrs_of, scratch) {
+                Ok(t) => mca_time = t,
+                Err(e) => notes.push(format!("llvm-mca: {e}")),
+            }
+            true
+        }
+        Some(bin) => {
+            notes.push(format!("{bin} is not installed: its columns are left out"));
+            false
+        }
+        None => false,
+    };
+    Outcome {
+        blocks,
+        skipped_rows,
+        mca_ran,
+        notes,
+        suaca_time,
+        mca_time,
+    }
+}
+
+fn run_mca(
+    bin: &str,
+    blocks: &mut [Block],
+    instrs_of: &[Vec<suaca::ir::Instr>],
+    scratch: &Path,
+) -> Result<Duration, String> {
+    let cpu = mca::cpu_of(predict::ARCH).ok_or("no -mcpu for the arch")?;
+    let lines: Vec<(usize, Vec<String>)> = instrs_of
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| !i.is_empty())
+        .map(|(k, i)| (k, predict::mca_lines(i)))
+        .collect();
+    let input = mca::input(&lines);
+    std::fs::create_dir_all(scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    let path = scratch.join("mca-loops.s");
+    let short = mca::run(bin, cpu, 100, &input, &path)?;
+    let long = mca::run(bin, cpu, 200, &input, &path)?;
+    for (k, _) in &lines {
+        if short.skipped.contains(k) {
+            continue;
+        }
+        if let (Some(&a), Some(&b)) = (short.total_cycles.get(k), long.total_cycles.get(k)) {
+            blocks[*k].mca = Some(b.saturating_sub(a) as f64 / 100.0);
+            blocks[*k].mca_total = Some(a as f64 / 100.0);
+        }
+    }
+    Ok(short.elapsed)
+}

@@ -1,0 +1,207 @@
+//! The loop benchmark (issue #14): real compiled loops of our own C kernels
+//! (`benches/loops/`), measured on this host with `suaca profile`, against suaca's and
+//! llvm-mca's predictions. `scripts/loops.sh` drives the whole run; see `scripts/README.md`
+//! ("Loop benchmark").
+//!
+//! ```text
+//! cargo run --release --example loop_set -- pick [--dir target/loops]
+//!     reads DIR/variants.csv and DIR/obj/VARIANT/*.o; writes DIR/set.csv (the distinct main
+//!     loops), DIR/hex.txt (one hex per line, for `suaca profile --batch`) and
+//!     DIR/skipped.csv (kernels and variants without a loop, with the reason)
+//! cargo run --release --example loop_set -- publish [--dir target/loops] [--out FILE]
+//!     joins DIR/set.csv with DIR/measured.csv (`suaca profile --batch` output) and, when
+//!     present, DIR/repeat.csv (a second run) into FILE (default data/measured/ZEN4_loops.csv)
+//! cargo run --release --example loop_set -- accuracy [--csv FILE] [--mca BIN | --no-mca]
+//!     [--worst N] [--out DIR]
+//!     the accuracy table (suaca vs llvm-mca-19) and the worst N loops (default 15)
+//! ```
+#![forbid(unsafe_code)]
+
+mod accuracy;
+#[allow(dead_code)]
+#[path = "../accuracy/bench.rs"]
+mod bench;
+#[allow(dead_code)]
+#[path = "../accuracy/mca.rs"]
+mod mca;
+mod pick;
+mod predict;
+#[allow(dead_code)]
+#[path = "../accuracy/report.rs"]
+mod report;
+mod set;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match real_main() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("loop_set: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+struct Args {
+    command: String,
+    dir: PathBuf,
+    out: Option<PathBuf>,
+    csv: PathBuf,
+    mca: Option<String>,
+    worst: usize,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut it = std::env::args().skip(1);
+    let command = it
+        .next()
+        .ok_or("give a command: pick, publish or accuracy")?;
+    let mut a = Args {
+        command,
+        dir: "target/loops".into(),
+        out: None,
+        csv: "data/measured/ZEN4_loops.csv".into(),
+        mca: Some("llvm-mca-19".into()),
+        worst: 15,
+    };
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--dir" => a.dir = value()?.into(),
+            "--out" => a.out = Some(value()?.into()),
+            "--csv" => a.csv = value()?.into(),
+            "--mca" => a.mca = Some(value()?),
+            "--no-mca" => a.mca = None,
+            "--worst" => {
+                let v = value()?;
+                a.worst = v.parse().map_err(|_| format!("bad number `{v}`"))?;
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option `{flag}` (see examples/loop_set/main.rs)"
+                ))
+            }
+        }
+    }
+    Ok(a)
+}
+
+fn write(path: &std::path::Path, text: &str) -> Result<(), String> {
+    suaca::fsutil::write_atomic(path, text.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn real_main() -> Result<(), String> {
+    let args = parse_args()?;
+    match args.command.as_str() {
+        "pick" => pick(&args),
+        "publish" => publish(&args),
+        "accuracy" => accuracy(&args),
+        other => Err(format!(
+            "unknown command `{other}`: pick, publish or accuracy"
+        )),
+    }
+}
+
+fn pick(args: &Args) -> Result<(), String> {
+    let s = set::pick_build(&args.dir)?;
+    write(&args.dir.join("set.csv"), &set::set_csv(&s)?)?;
+    write(&args.dir.join("skipped.csv"), &set::skipped_csv(&s)?)?;
+    let hex: String = s.entries.iter().map(|e| format!("{}\n", e.hex)).collect();
+    write(&args.dir.join("hex.txt"), &hex)?;
+    for (o, why) in &s.skipped {
+        eprintln!("loop_set: {}: {}: {why}", s.origin_name(o), o.file);
+    }
+    println!(
+        "{} kernels x {} variants: {} function builds, {} with a single-block loop, {} without; \
+         {} distinct loops",
+        s.kernels(),
+        s.variants.len(),
+        s.visited,
+        s.visited - s.skipped.iter().filter(|(o, _)| o.kernel != "*").count(),
+        s.skipped.len(),
+        s.entries.len()
+    );
+    Ok(())
+}
+
+fn publish(args: &Args) -> Result<(), String> {
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| "data/measured/ZEN4_loops.csv".into());
+    let repeat = args.dir.join("repeat.csv");
+    let p = set::publish(
+        &args.dir.join("set.csv"),
+        &args.dir.join("measured.csv"),
+        repeat.exists().then_some(repeat.as_path()),
+    )?;
+    write(&out, &p.text)?;
+    let c: Vec<String> = p.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!("wrote {}: {}", out.display(), c.join(", "));
+    if let Some([n, a, b, c]) = p.agreement {
+        let pct = |k: usize| 100.0 * k as f64 / n.max(1) as f64;
+        println!(
+            "repeat run: {n} loops measured twice; {:.1}% within 1%, {:.1}% within 2%, {:.1}% within 5%",
+            pct(a),
+            pct(b),
+            pct(c)
+        );
+    }
+    Ok(())
+}
+
+fn accuracy(args: &Args) -> Result<(), String> {
+    let rows = set::read_loops(&args.csv)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| "target/loop-accuracy".into());
+    let predictor = predict::Predictor::zen4(&out.join("cache"))?;
+    let o = accuracy::run(&rows, &predictor, args.mca.as_deref(), &out);
+    for n in &o.notes {
+        eprintln!("loop_set: note: {n}");
+    }
+    let mut by_status: std::collections::BTreeMap<&str, usize> = Default::default();
+    rows.iter()
+        .for_each(|r| *by_status.entry(r.status.as_str()).or_default() += 1);
+    let c: Vec<String> = by_status.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!(
+        "## Loop accuracy, {} ({} loops: {})\n",
+        args.csv.display(),
+        rows.len(),
+        c.join(", ")
+    );
+    println!("{}\n", report::accuracy_table(&o));
+    println!(
+        "Prediction: suaca = block throughput of the loop (`suaca --hex HEX --arch ZEN4`, {} \
+         iterations); llvm-mca-19 -mcpu=znver4 = (Total Cycles(200) - Total Cycles(100)) / 100; \
+         `total/100` = Total Cycles / 100 at 100 iterations.\n",
+        predict::ITERATIONS
+    );
+    for b in o.blocks.iter().filter(|b| b.suaca.is_none()).take(10) {
+        println!(
+            "suaca has no prediction for {}: {}",
+            b.case_id,
+            b.suaca_error.as_deref().unwrap_or("?")
+        );
+    }
+    // The largest error class on loops (a store and the next iteration's load through the
+    // same registers), shown apart so other model changes stay visible.
+    let alias = "store and load of one address";
+    println!(
+        "## Without the loops of the class `{alias}`\n\n{}\n",
+        report::accuracy_table_of(&o, &|b| !b.tags.contains(&alias))
+    );
+    println!(
+        "## Where suaca's error is\n\n{}\n",
+        report::class_tables(&o)
+    );
+    println!(
+        "## Largest suaca errors\n\n{}\n",
+        report::worst_blocks(&o, args.worst)
+    );
+    Ok(())
+}

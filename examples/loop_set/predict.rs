@@ -1,0 +1,102 @@
+//! Predictions of a loop (its bytes from the head to the back branch): suaca's and
+//! llvm-mca's input.
+//!
+//! suaca: the path `suaca --hex HEX --arch ZEN4 --json` takes (`src/cmd/analyze.rs`): the hex
+//! as a region at address 0, decoded, described by the ZEN4 data embedded in the binary
+//! (`data/measured/ZEN4.xml.zst`), and [`suaca::analysis::analyze_region`] with the default
+//! 200 iterations; the prediction is the plain run's block throughput (cycles per iteration,
+//! `regions[0].runs[0].throughput` in the JSON). Nothing here models the loop: whatever the
+//! analyzer does with the back branch is what is measured against the host.
+
+use std::path::Path;
+
+use iced_x86::{FlowControl, Formatter, GasFormatter};
+use suaca::analysis::{analyze_region, AnalysisOptions};
+use suaca::batch::{self, ArchModel};
+use suaca::dataset::{DataSource, EmbeddedData};
+use suaca::db::InstrDesc;
+use suaca::ir::Instr;
+
+/// The arch of the loop set.
+pub const ARCH: &str = "ZEN4";
+
+/// The analyzer's default iteration count (`--loop`).
+pub const ITERATIONS: u32 = 200;
+
+/// suaca's model of ZEN4 with the embedded data.
+pub struct Predictor {
+    model: ArchModel,
+}
+
+/// suaca's answer for one loop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    /// Block throughput: cycles per iteration.
+    pub cycles: f64,
+    /// The bound table's bottleneck kind.
+    pub bottleneck: Option<String>,
+}
+
+impl Predictor {
+    /// Loads ZEN4 (the index is cached under `cache`).
+    pub fn zen4(cache: &Path) -> Result<Predictor, String> {
+        let sources = [DataSource::Embedded(EmbeddedData {
+            name: ARCH,
+            zstd_xml: include_bytes!("../../data/measured/ZEN4.xml.zst"),
+        })];
+        let mut loaded = batch::load_models(&[ARCH], &sources, cache);
+        let key = batch::LoadedModels::key(ARCH);
+        match loaded.models.remove(&key) {
+            Some(model) => Ok(Predictor { model }),
+            None => Err(loaded
+                .failed
+                .remove(&key)
+                .unwrap_or_else(|| format!("{ARCH} was not loaded"))),
+        }
+    }
+
+    /// Predicts the loop written as `hex`.
+    pub fn predict(&self, hex: &str) -> Result<Prediction, String> {
+        let region = suaca::input::region_from_hex(hex).map_err(|e| e.to_string())?;
+        let instrs = suaca::decode::decode_region(&region).map_err(|e| e.to_string())?;
+        let descs: Vec<Option<InstrDesc>> = instrs
+            .iter()
+            .map(|i| self.model.db.describe(i).ok())
+            .collect();
+        let opts = AnalysisOptions {
+            performance: true,
+            ..AnalysisOptions::new(ITERATIONS)
+        };
+        let r = analyze_region(&region, &instrs, &descs, &self.model.machine, &opts)
+            .map_err(|e| e.to_string())?;
+        let run = r.runs.first().ok_or("the analysis made no run")?;
+        Ok(Prediction {
+            cycles: run.throughput,
+            bottleneck: r.bounds.bottleneck.map(batch::output::kind_name),
+        })
+    }
+}
+
+/// The loop as AT&T lines for llvm-mca: a local label `1:` at the head and the back branch
+/// written to `1b` (iced would print the absolute target, which llvm-mc reads as an
+/// address, not as the loop head).
+pub fn mca_lines(instrs: &[Instr]) -> Vec<String> {
+    let mut f = GasFormatter::new();
+    f.options_mut().set_gas_show_mnemonic_size_suffix(true);
+    f.options_mut().set_branch_leading_zeros(false);
+    let mut out = vec!["1:".to_string()];
+    for (k, i) in instrs.iter().enumerate() {
+        let mut s = String::new();
+        let back = k + 1 == instrs.len()
+            && i.iced.flow_control() == FlowControl::ConditionalBranch
+            && i.iced.near_branch_target() == instrs[0].address;
+        if back {
+            f.format_mnemonic(&i.iced, &mut s);
+            s.push_str(" 1b");
+        } else {
+            f.format(&i.iced, &mut s);
+        }
+        out.push(s);
+    }
+    out
+}
