@@ -174,6 +174,8 @@ pub fn build(
     } else {
         Default::default()
     };
+    // Extra port cycles of wide loads and stores, as instructions of their own (below).
+    let mut wide: Vec<(u32, Vec<PortMask>)> = Vec::new();
     let mut renamed = vec![false; kept.len()];
     for m in mem_inputs.iter().filter(|m| m.renamed) {
         renamed[m.consumer] = true;
@@ -226,7 +228,9 @@ pub fn build(
                                 store_ports.get(&line).copied(),
                                 &mut uops,
                             );
-                            details::ports::widen(i, cx.arch, &mut uops);
+                            if let Some(extra) = details::ports::chunks(i, cx.arch, &uops) {
+                                wide.push((line as u32, extra));
+                            }
                         }
                         uops
                     }
@@ -258,6 +262,21 @@ pub fn build(
         }
     }
     macro_fuse(cx, &kept, descs, &mut instrs);
+    // A wide access holds its port for one more cycle per extra chunk. The engine lets one
+    // instruction's µops share a port within a cycle (thesis Algorithm 5), so the chunks
+    // run as port-only instructions of the same line: no slot, no inputs, latency 1.
+    for (line, extra) in wide {
+        for mask in extra {
+            instrs.push(SimInstr {
+                line,
+                uops: vec![mask],
+                latency: 1,
+                div_cycles: 0,
+                inputs: Vec::new(),
+                slots: Some(0),
+            });
+        }
+    }
     SimProgram {
         frontend: None,
         instrs,

@@ -1,4 +1,5 @@
-# Stores per cycle on Zen 4 (src/analysis/details/ports.rs `store_groups`): loops that store
+# Stores per cycle on Zen 4 (src/analysis/details/ports.rs `store_groups`, data/arch/ZEN4.toml
+# `memory.store_data_bytes`): loops that store
 # 64, 32, 2 x 16 and 2 x 32 bytes per iteration to one array. `suaca profile` on Zen 4
 # (2026-11-25): 2.00, 1.00, 2.00 and 2.00 cycles per iteration.
         .intel_syntax noprefix

@@ -1,11 +1,22 @@
 //! Load and store data paths as resources (the "D" columns of IACA and the thesis): a load
 //! wider than its port's data path (`memory.load_port_bytes`) holds the port for one more
 //! cycle per extra chunk, as does a store wider than the store-data path
-//! (`memory.store_data_bytes`). Modelled as extra µops on the same ports, since the engine's
-//! port is busy for one cycle per µop.
+//! (`memory.store_data_bytes`). Modelled as extra µops on the same ports, run by the program
+//! as port-only instructions of the same line ([`chunks`]): the engine lets one instruction's
+//! µops share a port within a cycle.
 
 use crate::ir::Instr;
 use crate::uarch::{MicroArch, PortMask, Role};
+
+/// The port cycles beyond the first that `instr`'s wide loads and stores need (one mask per
+/// extra cycle, the port of the access's own µop), or `None` when every access fits its
+/// data path. [`widen`] adds them to the instruction itself instead.
+pub fn chunks(instr: &Instr, arch: &MicroArch, uops: &[PortMask]) -> Option<Vec<PortMask>> {
+    let mut list = uops.to_vec();
+    widen(instr, arch, &mut list);
+    let extra = list.split_off(uops.len());
+    (!extra.is_empty()).then_some(extra)
+}
 
 /// Adds the extra data-path cycles of `instr`'s wide loads and stores to its µops.
 pub fn widen(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
@@ -63,9 +74,8 @@ pub fn store_data_on(
 /// than one store-data port): stores whose addresses differ by a known constant (one array,
 /// one stream) share a port, so they commit one per cycle; stores to other arrays take the
 /// next port. Measured on Zen 4 (testdata/asm/store_width.s): two 16-byte or two 32-byte
-/// stores to one array per iteration take 2 cycles, one 32-byte store 1 cycle. (A 64-byte
-/// store also takes 2 cycles there; the engine lets one instruction's µops share a port in
-/// a cycle, so that is not modelled.) `path` is the loop's lines in order; the result is keyed by line.
+/// stores to one array per iteration take 2 cycles, one 32-byte store 1 cycle (a 64-byte
+/// store 2: `memory.store_data_bytes`). `path` is the loop's lines in order; the result is keyed by line.
 pub fn store_groups(
     instrs: &[Instr],
     path: &[usize],
