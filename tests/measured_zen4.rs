@@ -207,28 +207,35 @@ fn memory_renaming_follows_the_measured_round_trip() {
     assert!((reloaded - 6.0).abs() < 0.1, "{reloaded}");
 }
 
-/// The op cache reads at least one 64-byte window per iteration of a loop
-/// (`uop_cache_window_bytes`, measured with `suaca profile` on this fixture: 1.06 and 2.00
-/// cycles per iteration): the saxpy loop inside one line and across two.
-#[test]
-fn a_loop_across_two_op_cache_windows_takes_two_cycles() {
+/// Block throughputs of every region of the assembly fixture `name` (ZEN4, embedded data),
+/// and the text.
+fn region_throughputs(name: &str) -> (Vec<f64>, String) {
     let home = tempfile::tempdir().expect("tempdir");
-    let file = root().join("testdata/asm/loop_window.s");
+    let file = root().join("testdata/asm").join(name);
     let out = suaca(
         &["--arch", "ZEN4", "-p", file.to_str().expect("utf-8")],
         home.path(),
     );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let tps: Vec<f64> = text
+    let tps = text
         .lines()
         .filter_map(|l| l.strip_prefix("Block throughput: "))
         .filter_map(|l| l.split_whitespace().next()?.parse().ok())
         .collect();
+    (tps, text)
+}
+
+/// The op cache reads at least one 64-byte window per iteration of a loop
+/// (`uop_cache_window_bytes`, measured with `suaca profile` on this fixture: 1.06 and 2.00
+/// cycles per iteration): the saxpy loop inside one line and across two.
+#[test]
+fn a_loop_across_two_op_cache_windows_takes_two_cycles() {
+    let (tps, text) = region_throughputs("loop_window.s");
     assert_eq!(tps.len(), 2, "{text}");
     assert!((tps[0] - 1.06).abs() < 0.1, "{tps:?}");
     assert!((tps[1] - 2.0).abs() < 0.1, "{tps:?}");
@@ -240,23 +247,7 @@ fn a_loop_across_two_op_cache_windows_takes_two_cycles() {
 /// iteration takes two cycles, one 32-byte store a cycle, two stores two.
 #[test]
 fn stores_to_one_array_commit_one_per_cycle_in_a_loop() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let file = root().join("testdata/asm/store_width.s");
-    let out = suaca(
-        &["--arch", "ZEN4", "-p", file.to_str().expect("utf-8")],
-        home.path(),
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let tps: Vec<f64> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("Block throughput: "))
-        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
-        .collect();
+    let (tps, text) = region_throughputs("store_width.s");
     assert_eq!(tps.len(), 4, "{text}");
     for (got, want) in tps.iter().zip([2.0, 1.0, 2.0, 2.0]) {
         assert!((got - want).abs() < 0.1, "{tps:?}");
