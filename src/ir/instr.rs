@@ -76,6 +76,22 @@ pub struct MemOperand {
     pub operand: Option<u8>,
 }
 
+/// Whether an operand of this kind is an immediate (iced names each width and extension).
+pub fn is_immediate(kind: iced_x86::OpKind) -> bool {
+    use iced_x86::OpKind;
+    matches!(
+        kind,
+        OpKind::Immediate8
+            | OpKind::Immediate16
+            | OpKind::Immediate32
+            | OpKind::Immediate64
+            | OpKind::Immediate8to16
+            | OpKind::Immediate8to32
+            | OpKind::Immediate8to64
+            | OpKind::Immediate32to64
+    )
+}
+
 impl MemOperand {
     /// The address as Intel syntax writes it (`[rdi+rax*4+0x10]`, `fs:[rax]`), for graph
     /// labels.

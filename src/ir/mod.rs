@@ -11,6 +11,6 @@ mod instr;
 mod reg;
 mod region;
 
-pub use instr::{Access, AccessKind, BranchKind, Idiom, Instr, MemOperand, Role};
+pub use instr::{is_immediate, Access, AccessKind, BranchKind, Idiom, Instr, MemOperand, Role};
 pub use reg::{Flag, FlagSet, Loc};
 pub use region::Region;

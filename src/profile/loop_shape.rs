@@ -290,8 +290,10 @@ fn constant_step(i: &iced_x86::Instruction) -> Option<(Register, i64, u32)> {
         return (i.code() == Code::Loop_rel8_64_RCX).then_some((Register::RCX, -1, 64));
     }
     let bits = reg_bits(r);
-    let imm =
-        || (i.op_count() == 2 && is_imm(i.op1_kind())).then(|| sign_extend(i.immediate(1), bits));
+    let imm = || {
+        (i.op_count() == 2 && crate::ir::is_immediate(i.op1_kind()))
+            .then(|| sign_extend(i.immediate(1), bits))
+    };
     match i.mnemonic() {
         Mnemonic::Add => imm().map(|v| (r, v, bits)),
         Mnemonic::Sub => imm().map(|v| (r, v.wrapping_neg(), bits)),
@@ -307,19 +309,6 @@ fn constant_step(i: &iced_x86::Instruction) -> Option<(Register, i64, u32)> {
         }
         _ => None,
     }
-}
-
-fn is_imm(k: OpKind) -> bool {
-    matches!(
-        k,
-        OpKind::Immediate8
-            | OpKind::Immediate16
-            | OpKind::Immediate32
-            | OpKind::Immediate8to16
-            | OpKind::Immediate8to32
-            | OpKind::Immediate8to64
-            | OpKind::Immediate32to64
-    )
 }
 
 /// The counter, width and test of the flag-setting instruction.
@@ -396,7 +385,7 @@ fn flag_test(
                         other: Other::Reg(o),
                     },
                 ))
-            } else if is_imm(i.op1_kind()) {
+            } else if crate::ir::is_immediate(i.op1_kind()) {
                 if !stepped(a) {
                     return Err(not_stepped(a));
                 }

@@ -204,14 +204,7 @@ fn operand(state: &State, instr: &Instr, k: u32) -> Option<Lin> {
             // 8/16-bit sources are parts of a register: not the register's value.
             (r.is_gpr64() || r.is_gpr32()).then(|| state.value(r))
         }
-        OpKind::Immediate8
-        | OpKind::Immediate16
-        | OpKind::Immediate32
-        | OpKind::Immediate8to16
-        | OpKind::Immediate8to32
-        | OpKind::Immediate8to64
-        | OpKind::Immediate32to64
-        | OpKind::Immediate64 => Some(Lin::constant(i.immediate(k) as i64)),
+        kind if crate::ir::is_immediate(kind) => Some(Lin::constant(i.immediate(k) as i64)),
         _ => None,
     }
 }
