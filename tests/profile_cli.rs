@@ -136,14 +136,30 @@ fn faults_name_signal_and_instruction() {
     assert!(msg.contains("SIGTRAP at line 1: int3"), "{msg}");
 }
 
+/// Runs `suaca profile ARGS` (with `--json`) up to three times, until `check` accepts the
+/// report: a busy KVM neighbour can slow one run past the tolerance (seen once in a full test
+/// run on Zen 4); fails with the last reason.
+fn profile_json_until(
+    args: &[&str],
+    check: impl Fn(&serde_json::Value) -> Result<(), String>,
+) -> serde_json::Value {
+    let mut last = String::new();
+    for _ in 0..3 {
+        let out = profile(args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        match check(&v) {
+            Ok(()) => return v,
+            Err(why) => last = why,
+        }
+    }
+    panic!("{last}");
+}
+
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 #[test]
 fn loops_run_as_themselves_and_measure_their_chains() {
     let obj = testdata("obj/elf/loops.o");
-    let out = profile(&[obj.to_str().unwrap(), "--json"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let regions = v["regions"].as_array().unwrap();
     let expected = [
         (1.0, "rdx", "rdx = 800 (N) / 1600 (2N), step -1"),
         (3.0, "rdx", "rdx = 800 (N) / 1600 (2N), step -1"),
@@ -155,14 +171,21 @@ fn loops_run_as_themselves_and_measure_their_chains() {
         (3.0, "rax", "rax = -800 (N) / -1600 (2N), step +1"),
         (1.0, "rcx", "rcx = 200 (N) / -600 (2N), step +1"),
     ];
+    let v = profile_json_until(&[obj.to_str().unwrap(), "--json"], |v| {
+        for (r, (cycles, _, _)) in v["regions"].as_array().unwrap().iter().zip(expected) {
+            let m = r["measured_cycles_per_iteration"].as_f64().unwrap_or(0.0);
+            if (m - cycles).abs() > 0.1 * cycles {
+                return Err(format!(
+                    "region {}: measured {m}, expected {cycles}",
+                    r["region"]
+                ));
+            }
+        }
+        Ok(())
+    });
+    let regions = v["regions"].as_array().unwrap();
     assert_eq!(regions.len(), expected.len());
-    for (r, (cycles, counter, setup)) in regions.iter().zip(expected) {
-        let m = r["measured_cycles_per_iteration"].as_f64().unwrap();
-        assert!(
-            (m - cycles).abs() <= 0.1 * cycles,
-            "region {}: measured {m}, expected {cycles}",
-            r["region"]
-        );
+    for (r, (_, counter, setup)) in regions.iter().zip(expected) {
         assert_eq!(r["mode"], "loop");
         assert_eq!(r["copies"], serde_json::json!([800, 1600]));
         assert_eq!(r["loop_counter"], counter);
@@ -220,13 +243,16 @@ fn gcc_increment_loop_matches_the_hosts_figure() {
         return;
     };
     // 1: add dword [rdi], 1; add rdi, 4; cmp rdi, rax; jne 1b
-    let out = profile(&["--hex", "8307014883c7044839c775f4", "--json"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let m = v["regions"][0]["measured_cycles_per_iteration"]
-        .as_f64()
-        .unwrap();
-    assert!((m - expected).abs() <= 0.1 * expected, "measured {m}");
+    profile_json_until(&["--hex", "8307014883c7044839c775f4", "--json"], |v| {
+        let m = v["regions"][0]["measured_cycles_per_iteration"]
+            .as_f64()
+            .unwrap_or(0.0);
+        if (m - expected).abs() <= 0.1 * expected {
+            Ok(())
+        } else {
+            Err(format!("measured {m}, expected {expected}"))
+        }
+    });
 }
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
