@@ -8,10 +8,11 @@
 //! instruction's longest latency is `L` is needed only `L - o` cycles after the start.
 //! With uniform latencies (the thesis' examples) the slack is 0 and this is SUACA's rule.
 
+use super::details::address::AddressMap;
 use super::details::{self, elimination, fusion, memory, Context, ModelOptions};
 use crate::db::{Endpoint, InstrDesc, LatVia};
 use crate::deps::DepGraph;
-use crate::ir::Loc;
+use crate::ir::{Instr, Loc};
 use crate::sim::{SimInput, SimInstr, SimMachine, SimProgram};
 use crate::uarch::PortMask;
 
@@ -164,15 +165,19 @@ pub fn build(
             _ => Form::Data,
         })
         .collect();
-    let mem_inputs = if cx.model.mem_deps {
-        memory::inputs(cx, path, &kept, descs)
-    } else {
-        Vec::new()
+    // The addresses of the path, followed once for both of their uses.
+    let store_groups = cx.loop_mode && cx.model.data_paths;
+    let addresses = (cx.model.mem_deps || store_groups).then(|| {
+        let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
+        AddressMap::build(&refs)
+    });
+    let mem_inputs = match &addresses {
+        Some(map) if cx.model.mem_deps => memory::inputs(cx, path, map, &kept, descs),
+        _ => Vec::new(),
     };
-    let store_ports = if cx.loop_mode && cx.model.data_paths {
-        details::ports::store_groups(cx.instrs, path, cx.arch)
-    } else {
-        Default::default()
+    let store_ports = match &addresses {
+        Some(map) if store_groups => details::ports::store_groups(cx.instrs, path, map, cx.arch),
+        _ => Default::default(),
     };
     // Extra port cycles of wide loads and stores, as instructions of their own (below).
     let mut wide: Vec<(u32, Vec<PortMask>)> = Vec::new();

@@ -284,8 +284,10 @@ fn write_graphs(
         let dg = deps::DepGraph::try_build(instrs, &graph, iterations >= 2, &limits)
             .map_err(|e| Failure::analysis(format!("region {}: {e}", region.index)))?;
         let path: Vec<&Instr> = instrs.iter().collect();
-        let (_, mem) = suaca::analysis::details::memory::edges(
+        let map = suaca::analysis::details::address::AddressMap::build(&path);
+        let mem = suaca::analysis::details::memory::edges(
             &path,
+            &map,
             iterations >= 2,
             suaca::analysis::details::memory::policy(graph.loop_branch().is_some()),
         );

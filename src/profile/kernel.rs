@@ -215,7 +215,9 @@ pub(super) const CALLEE_SAVED: [Register; 6] = [
     Register::R15,
 ];
 
-fn prologue(b: &RunnableBlock, isa: HostIsa) -> Result<Vec<Instruction>, iced_x86::IcedError> {
+/// The start of every generated function: push the callee-saved registers, keep rsp in
+/// `[SAVED_RSP]` for the exit.
+pub(super) fn save_host_state() -> Result<Vec<Instruction>, iced_x86::IcedError> {
     let mut v = Vec::new();
     for r in CALLEE_SAVED {
         v.push(i1(Code::Push_r64, r)?);
@@ -225,6 +227,11 @@ fn prologue(b: &RunnableBlock, isa: HostIsa) -> Result<Vec<Instruction>, iced_x8
         abs(SAVED_RSP),
         Register::RSP,
     )?);
+    Ok(v)
+}
+
+fn prologue(b: &RunnableBlock, isa: HostIsa) -> Result<Vec<Instruction>, iced_x86::IcedError> {
+    let mut v = save_host_state()?;
     let counter = gpr64(b.counter);
     if counter != Register::RDI {
         v.push(Instruction::with2(

@@ -23,8 +23,8 @@ use iced_x86::{Code, Instruction, Register};
 
 use super::block::{gpr64, RunnableBlock};
 use super::kernel::{
-    abs, encode, finish, i1, timestamp, vector_init, KernelCode, CALLEE_SAVED, CONTROL, OUTER_SLOT,
-    RIP_WINDOW, SAVED_RSP,
+    abs, encode, finish, save_host_state, timestamp, vector_init, KernelCode, CONTROL, OUTER_SLOT,
+    RIP_WINDOW,
 };
 use super::loop_shape::LoopShape;
 use crate::measure::harness::{self, HostIsa, OFF_MXCSR, OFF_T0, OFF_T1};
@@ -88,15 +88,7 @@ pub fn assemble(
 }
 
 fn head(b: &RunnableBlock, isa: HostIsa) -> Result<Vec<Instruction>, iced_x86::IcedError> {
-    let mut v = Vec::new();
-    for r in CALLEE_SAVED {
-        v.push(i1(Code::Push_r64, r)?);
-    }
-    v.push(Instruction::with2(
-        Code::Mov_rm64_r64,
-        abs(SAVED_RSP),
-        Register::RSP,
-    )?);
+    let mut v = save_host_state()?;
     v.push(Instruction::with2(
         Code::Mov_rm64_r64,
         abs(OUTER_SLOT),

@@ -1,19 +1,15 @@
 //! Whether a region is a counted loop, and how it counts: the back branch, the instruction
 //! whose flags it tests, the counter register and how every register moves per iteration.
 //!
-//! A region is a loop when its last instruction is a `jcc` or `loop` whose target is the
-//! region's first instruction (or up to 8 bytes before it: the IACA start marker that a
-//! compiled `IACA_START` leaves at the loop head). Pure: unit-tested on every host.
+//! A region is a loop when the analysis simulates it as one ([`crate::cfg::loop_branch`]: its
+//! last instruction branches back to its start, or to the IACA start marker just before it)
+//! and that branch is a conditional `jcc` or `loop`. Pure: unit-tested on every host.
 
 use iced_x86::{Code, FlowControl, InstructionInfoFactory, Mnemonic, OpKind, Register};
 
 use super::block::gpr_number;
 use super::flags::Cond;
 use crate::ir::Instr;
-
-/// Bytes before the region start a back branch may target: the IACA start marker
-/// (`mov ebx, 111; 64 67 90`).
-pub const MARKER_SLACK: u64 = 8;
 
 /// How one GPR changes inside the loop body.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -123,9 +119,10 @@ pub fn detect(instrs: &[Instr], counter: Option<usize>) -> Result<Option<LoopSha
     let start = instrs[0].address;
     let end = last.address + last.bytes.len() as u64;
     let li = &last.iced;
-    let back = li.flow_control() == FlowControl::ConditionalBranch
-        && is_near_rel(li)
-        && (start.saturating_sub(MARKER_SLACK)..=start).contains(&li.near_branch_target());
+    // The profiler measures what the analysis predicts: the same loop test.
+    let back = crate::cfg::loop_branch(instrs, start).is_some()
+        && li.flow_control() == FlowControl::ConditionalBranch
+        && is_near_rel(li);
     if !back {
         return Ok(None);
     }

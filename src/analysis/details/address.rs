@@ -90,11 +90,6 @@ impl Lin {
         &self.terms
     }
 
-    /// The constant part.
-    pub fn constant_part(&self) -> i64 {
-        self.constant
-    }
-
     /// The constant, when the form has no terms.
     fn as_constant(&self) -> Option<i64> {
         self.terms.is_empty().then_some(self.constant)
@@ -139,8 +134,6 @@ pub struct AddressMap {
     strides: BTreeMap<Register, i64>,
     /// Registers the body writes, with how often.
     writes: BTreeMap<Register, u32>,
-    /// Path positions.
-    len: usize,
 }
 
 /// Iterations looked at for a dependency through memory: beyond this a store→load chain
@@ -235,10 +228,8 @@ fn transfer(state: &State, instr: &Instr, mem: &[Address], dst: Register) -> Opt
         Mnemonic::Neg => Some(src(0)?.scaled(-1)),
         Mnemonic::Lea => mem.first().map(|a| a.value.clone()),
         Mnemonic::Shl | Mnemonic::Sal => {
-            let n = src(1)?.as_constant()?;
-            (0..32)
-                .contains(&n)
-                .then(|| src(0).map(|v| v.scaled(1 << n)))?
+            let n = src(1)?.as_constant().filter(|n| (0..32).contains(n))?;
+            Some(src(0)?.scaled(1 << n))
         }
         Mnemonic::Imul if i.op_count() == 3 => Some(src(1)?.scaled(src(2)?.as_constant()?)),
         _ => None,
@@ -303,7 +294,6 @@ impl AddressMap {
             addrs,
             strides,
             writes: state.versions,
-            len: path.len(),
         }
     }
 
@@ -410,16 +400,6 @@ impl AddressMap {
             }
         }
         Relation::Disjoint
-    }
-
-    /// Number of path positions.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the path is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 }
 

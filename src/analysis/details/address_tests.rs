@@ -17,7 +17,7 @@ fn code(f: impl FnOnce(&mut CodeAssembler) -> Result<(), IcedError>) -> Vec<Inst
 
 fn deps(instrs: &[Instr], looped: bool, policy: UnknownPolicy) -> Vec<MemEdge> {
     let path: Vec<&Instr> = instrs.iter().collect();
-    edges(&path, looped, policy).1
+    edges(&path, &AddressMap::build(&path), looped, policy)
 }
 
 /// (store line, load line, distance, delta) of every edge.

@@ -186,9 +186,13 @@ fn nearest(list: &Bucket, j: usize) -> impl Iterator<Item = (usize, usize)> + '_
 
 /// The store→load dependencies of `path` (instructions in execution order; `looped`: the
 /// path repeats, so a load may read a store of an earlier iteration). Each load depends on
-/// the youngest store that overlaps it.
-pub fn edges(path: &[&Instr], looped: bool, policy: UnknownPolicy) -> (AddressMap, Vec<MemEdge>) {
-    let map = AddressMap::build(path);
+/// the youngest store that overlaps it. `map` is [`AddressMap::build`] of `path`.
+pub fn edges(
+    path: &[&Instr],
+    map: &AddressMap,
+    looped: bool,
+    policy: UnknownPolicy,
+) -> Vec<MemEdge> {
     let n = path.len() as u64;
     let max_distance = if looped { MAX_DISTANCE } else { 0 };
     // Stores grouped by the origins of their address (only equal ones can differ by a
@@ -239,7 +243,7 @@ pub fn edges(path: &[&Instr], looped: bool, policy: UnknownPolicy) -> (AddressMa
                             delta,
                             proven: true,
                             partial: delta < 0 || delta + i64::from(m.size) > i64::from(w.size),
-                            same_registers: same_registers(&map, (p, sk, w), (j, lk, m), distance),
+                            same_registers: same_registers(map, (p, sk, w), (j, lk, m), distance),
                         });
                     }
                 }
@@ -275,7 +279,7 @@ pub fn edges(path: &[&Instr], looped: bool, policy: UnknownPolicy) -> (AddressMa
             out.extend(best);
         }
     }
-    (map, out)
+    out
 }
 
 /// Whether the base and index registers of both accesses hold the same versions and the
@@ -337,15 +341,16 @@ fn timing(
 
 /// The memory inputs of every position of `kept` (lines in program order, all with data);
 /// `path` is every line of the path in order (with or without data): the address analysis
-/// follows them all.
+/// follows them all; `map` is their [`AddressMap`].
 pub fn inputs(
     cx: &Context,
     path: &[usize],
+    map: &AddressMap,
     kept: &[usize],
     descs: &[Option<InstrDesc>],
 ) -> Vec<MemInput> {
     let instrs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-    let (_, edges) = edges(&instrs, cx.looped, policy(cx.loop_mode));
+    let edges = edges(&instrs, map, cx.looped, policy(cx.loop_mode));
     let kept_pos: HashMap<usize, usize> = kept.iter().enumerate().map(|(k, &l)| (l, k)).collect();
     let mut out = Vec::new();
     for e in edges {
@@ -389,8 +394,8 @@ pub struct GraphEdge {
 /// The memory dependencies of the lines `path` (in order), for the dependency graph.
 pub fn graph_edges(cx: &Context, path: &[usize], descs: &[Option<InstrDesc>]) -> Vec<GraphEdge> {
     let instrs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-    let (_, edges) = edges(&instrs, cx.looped, policy(cx.loop_mode));
-    edges
+    let map = AddressMap::build(&instrs);
+    edges(&instrs, &map, cx.looped, policy(cx.loop_mode))
         .into_iter()
         .map(|e| GraphEdge {
             store: path[e.store],

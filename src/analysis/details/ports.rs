@@ -79,6 +79,7 @@ pub fn store_data_on(
 pub fn store_groups(
     instrs: &[Instr],
     path: &[usize],
+    map: &super::address::AddressMap,
     arch: &MicroArch,
 ) -> std::collections::HashMap<usize, PortMask> {
     let ports: Vec<usize> = arch.ports_with_role(Role::StoreData).iter().collect();
@@ -87,7 +88,6 @@ pub fn store_groups(
         return out;
     }
     let refs: Vec<&Instr> = path.iter().map(|&l| &instrs[l]).collect();
-    let map = super::address::AddressMap::build(&refs);
     let mut groups: Vec<Vec<(super::address::Origin, i64)>> = Vec::new();
     for (pos, instr) in refs.iter().enumerate() {
         for (k, m) in instr.mem.iter().enumerate() {
