@@ -75,6 +75,59 @@ fn json_timeline_agrees_with_the_text() {
     }
 }
 
+/// Issue #17 item 7: `--loop 1000000 --timeline=1000000` grew past 890 MB. A timeline keeps
+/// at most 5000 instances: branchy's 7 instructions → 714 iterations, said in text and JSON.
+#[test]
+fn a_long_timeline_is_capped_and_says_so() {
+    let out = thesis(&[
+        "--arch",
+        "SNB",
+        "--loop",
+        "3000",
+        "--timeline=3000",
+        &program("branchy"),
+    ]);
+    assert!(
+        out.contains("Timeline: the first 714 iteration(s)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("(of 3000 asked: a timeline keeps at most 5000 instruction instances)"),
+        "{out}"
+    );
+    let rows = timeline_rows(&out);
+    assert!(
+        rows.iter().any(|r| r.starts_with("[713,6] ")),
+        "{out:.2000}"
+    );
+    assert!(!rows.iter().any(|r| r.starts_with("[714,")));
+    let json = thesis(&[
+        "--arch",
+        "SNB",
+        "--loop",
+        "3000",
+        "--timeline=3000",
+        "--json",
+        &program("branchy"),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let t = &v["regions"][0]["timeline"];
+    assert_eq!(t["iterations"], 714, "{t:.200}");
+    assert_eq!(t["capped_from"], 3000);
+    // Within the cap, no mark.
+    let short = thesis(&[
+        "--arch",
+        "SNB",
+        "--timeline=2",
+        "--json",
+        &program("branchy"),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&short).unwrap();
+    assert!(v["regions"][0]["paths"][0]["timeline"]
+        .get("capped_from")
+        .is_none());
+}
+
 #[test]
 fn timeline_of_zero_iterations_is_a_usage_error() {
     let home = tempfile::tempdir().unwrap();
