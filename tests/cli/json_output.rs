@@ -279,3 +279,29 @@ fn errors_are_json_on_stderr() {
     let out = suaca(&["no-such-file.o"], home.path());
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("suaca: error: "));
 }
+
+/// Issue #17 item 6: dependency edges name a vector register as the consumer uses it:
+/// `vaddps xmm0, xmm1, xmm2; vmulps xmm1, xmm1, xmm2; movaps xmm2, xmm1` has xmm edges, not
+/// the full zmm registers the analysis tracks; the ymm form keeps ymm.
+#[test]
+fn vector_edges_are_named_as_the_instruction_names_them() {
+    let edges = |hex: &str| -> Vec<(u64, u64, String)> {
+        let v = run_json(&["--arch", "ZEN4", "--dg", "--hex", hex]);
+        v["regions"][0]["graphs"]["dependencies"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let n = |k: &str| e[k].as_u64().unwrap();
+                (n("from"), n("to"), e["loc"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    let xmm = edges("c5f058c2c5f059ca0f28d1");
+    assert!(xmm.contains(&(1, 2, "xmm1".into())), "{xmm:?}");
+    assert!(xmm.contains(&(2, 0, "xmm2".into())), "{xmm:?}");
+    assert!(xmm.iter().all(|(_, _, l)| !l.starts_with("zmm")), "{xmm:?}");
+    // vaddps ymm0, ymm1, ymm2; vmulps ymm1, ymm1, ymm2
+    let ymm = edges("c5f458c2c5f459ca");
+    assert!(ymm.contains(&(1, 0, "ymm1".into())), "{ymm:?}");
+}
