@@ -8,7 +8,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use suaca::cli::{rewrite_suaca_flags, Cli, Command};
+use suaca::cli::{translate, Cli, Command};
 
 /// An error with the exit code it maps to.
 pub struct Failure {
@@ -37,9 +37,15 @@ impl Failure {
 }
 
 fn main() -> ExitCode {
-    let argv = rewrite_suaca_flags(std::env::args_os());
+    let translated = translate(std::env::args_os());
+    let argv = translated.argv;
     // In JSON mode errors are JSON too, even when the command line does not parse.
     let json = cmd::output::wants_json(&argv);
+    if !json {
+        for note in &translated.notes {
+            eprintln!("suaca: note: {note}");
+        }
+    }
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) if json && e.use_stderr() => {
