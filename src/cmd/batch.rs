@@ -136,7 +136,7 @@ fn warn_failed_archs(models: &LoadedModels, rows: &[batch::InputRow], default_ar
         if count > 0 {
             // A described arch failed for want of data: say where to get it.
             let hint = if suaca::uarch::names::canonical(key).is_some() {
-                format!("\n  {}", env::DATA_HINT)
+                format!("; {}", env::DATA_HINT)
             } else {
                 String::new()
             };

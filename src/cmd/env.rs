@@ -62,7 +62,7 @@ instructions.xml), `suaca data import FILE`, `--uops-xml FILE` or SUACA_UOPS_XML
 pub fn data_failure(e: DatasetError) -> Failure {
     match e {
         DatasetError::ArchAbsent { .. } | DatasetError::NoSource => {
-            Failure::input(format!("{e}\n  {DATA_HINT}"))
+            Failure::input(format!("{e}; {DATA_HINT}"))
         }
         other => Failure::input(other),
     }

@@ -28,7 +28,7 @@ pub fn fetch(url: &str, dirs: &Dirs) -> Result<(), Failure> {
     let mut response = agent
         .get(url)
         .call()
-        .map_err(|e| Failure::input(format!("cannot download {url}: {e}\n  {OFFLINE_HINT}")))?;
+        .map_err(|e| Failure::input(format!("cannot download {url}: {e}; {OFFLINE_HINT}")))?;
     let total = response
         .headers()
         .get("content-length")
@@ -59,7 +59,7 @@ pub fn fetch(url: &str, dirs: &Dirs) -> Result<(), Failure> {
     let mut buf = vec![0u8; 1 << 16];
     loop {
         let n = body.read(&mut buf).map_err(|e| {
-            Failure::input(format!("download of {url} failed: {e}\n  {OFFLINE_HINT}"))
+            Failure::input(format!("download of {url} failed: {e}; {OFFLINE_HINT}"))
         })?;
         if n == 0 {
             break;

@@ -128,7 +128,7 @@ fn load_model(args: &ProfileArgs) -> Result<(String, LoadedModels), Failure> {
         eprintln!("suaca: warning: {w}");
     }
     if let Err(why) = models.get(&arch) {
-        eprintln!("suaca: warning: no prediction: {why}\n  {}", env::DATA_HINT);
+        eprintln!("suaca: warning: no prediction: {why}; {}", env::DATA_HINT);
     }
     Ok((arch, models))
 }
