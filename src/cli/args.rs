@@ -15,6 +15,9 @@ Examples:
   suaca --detail 3 -b a.out            delay details of line 3 and the branch analysis
   suaca --hex 4801d84801d8 --arch SKL  a BHive-style hex block
   suaca --list-regions a.out           the marked regions of a file
+  suaca -arch SKL -o report.txt a.out  IACA's spelling; the report written to a file
+  suaca -mcpu=skylake -iterations=100 a.out
+                                       llvm-mca's spelling (LLVM CPU names work for --arch)
   suaca -cfg -dg a.out                 write controlflow.dot and dependency.dot
   suaca loop.s                         assembly text (GNU as; regions from markers or
                                        # LLVM-MCA-BEGIN/END comments, else the whole file)
