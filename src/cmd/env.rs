@@ -97,7 +97,7 @@ impl ArchChoice {
             ArchOrigin::Flag => return None,
             ArchOrigin::Setup => "the default set with --setup".to_string(),
             ArchOrigin::Host => "this CPU's".to_string(),
-            ArchOrigin::Embedded => match host::detect() {
+            ArchOrigin::Embedded => match host::detect().and_then(uarch::names::canonical) {
                 Some(h) => format!("the embedded data's; no data for this CPU's {h}"),
                 None => "the embedded data's; this CPU is not an arch suaca describes".into(),
             },
@@ -130,7 +130,9 @@ pub fn choose_arch(
     if let Some(name) = &config.arch {
         return choice(name, ArchOrigin::Setup);
     }
-    if let Some(h) = host::detect().filter(|h| has_data(sources, h, cache)) {
+    // The host's arch only when suaca describes it and some source has its data.
+    let described_host = host::detect().filter(|h| uarch::names::canonical(h).is_some());
+    if let Some(h) = described_host.filter(|h| has_data(sources, h, cache)) {
         return choice(h, ArchOrigin::Host);
     }
     choice(
