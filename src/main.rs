@@ -66,7 +66,11 @@ fn main() -> ExitCode {
         Some(Command::Measure(args)) => cmd::measure::run(&args),
         Some(Command::Profile(args)) => cmd::profile::run(&args),
         Some(Command::Completions { shell }) => cmd::completions::run(shell),
-        None => cmd::analyze::run(&cli.analyze),
+        None => {
+            let mut args = cli.analyze;
+            args.dropped_options = translated.notes;
+            cmd::analyze::run(&args)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

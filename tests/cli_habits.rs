@@ -152,6 +152,15 @@ fn llvm_mca_options_without_meaning_are_accepted_and_said_so() {
         "{err}"
     );
     assert!(notes[1].contains("`-march x86-64`"), "{err}");
+    // In JSON mode stderr stays clean and the report's warnings say it.
+    let (json, err) = ok(&["-all-stats", "--arch", "SNB", "--json", &p], home.path());
+    assert!(err.is_empty(), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let warnings = v["warnings"].to_string();
+    assert!(
+        warnings.contains("`-all-stats`") && warnings.contains("ignored"),
+        "{warnings}"
+    );
 }
 
 #[test]

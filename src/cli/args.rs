@@ -363,6 +363,10 @@ pub struct AnalyzeArgs {
     /// GNU assembler used for assembly text.
     #[arg(long, value_name = "PATH", default_value = "as")]
     pub assembler: PathBuf,
+    /// Notes on options of other tools that were dropped (`habits::translate`), for the
+    /// JSON report's warnings; not a command-line option.
+    #[arg(skip)]
+    pub dropped_options: Vec<String>,
 }
 
 impl AnalyzeArgs {

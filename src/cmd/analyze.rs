@@ -86,6 +86,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     let arch = uarch::load(&chosen.name).map_err(Failure::input)?;
     let data = dataset::load_first(&sources, &arch.name, &dirs.cache).map_err(env::data_failure)?;
     let mut warnings = loaded.warnings.clone();
+    // Text mode printed these already (main.rs); JSON has no other place for them.
+    if args.output_format() == OutputFormat::Json {
+        warnings.extend(args.dropped_options.iter().cloned());
+    }
     warnings.extend(data.warnings.iter().map(ToString::to_string));
     let all_instrs: Vec<Instr> = decoded
         .iter()

@@ -5,7 +5,8 @@
 //! iterations N/2N in `copies`, the counter and how it was set).
 //!
 //! Owns: input and region selection (as the analysis), the prediction's arch (chosen as the
-//! analysis chooses it, `env::choose_arch`), the table and JSON output, fault messages and exit codes.
+//! analysis chooses it, `env::choose_arch`), the table and JSON output (stdout or `-o`),
+//! fault messages and exit codes.
 //! Must not touch: the measurement (`suaca::profile`), the prediction (`suaca::batch`).
 
 use serde::Serialize;
