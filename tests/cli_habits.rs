@@ -245,6 +245,24 @@ fn completion_scripts_complete_arch_names() {
 }
 
 #[test]
+fn man_page_and_help_document_the_habits() {
+    let page = std::fs::read_to_string(common::root().join("man/suaca.1")).unwrap();
+    for needle in [
+        "\\-\\-output",
+        "LLVM CPU name",
+        "\\-mcpu",
+        "\\-\\-iterations",
+    ] {
+        assert!(page.contains(needle), "man/suaca.1 lacks {needle}");
+    }
+    let home = tempfile::tempdir().unwrap();
+    let help = text(&suaca(&["--help"], home.path()).stdout);
+    for needle in ["--mcpu", "--iterations", "-o, --output", "-mcpu=skylake"] {
+        assert!(help.contains(needle), "--help lacks {needle}");
+    }
+}
+
+#[test]
 fn shipped_marker_header_has_iacas_bytes() {
     let header = common::root().join("include/iacaMarks.h");
     let source = std::fs::read_to_string(&header).expect("include/iacaMarks.h");
