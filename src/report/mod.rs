@@ -5,6 +5,7 @@
 //! `docs/suaca-report.schema.json`) and HTML trace renderings.
 //! Must not touch: simulation state (views see only events and the static program).
 
+pub mod bounds;
 pub mod fit;
 pub mod graphs;
 pub mod model;

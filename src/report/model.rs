@@ -158,7 +158,8 @@ pub struct RegionReport {
     pub detail: Option<DetailReport>,
     /// `-b`.
     pub branches: Option<BranchReport>,
-    /// The bottleneck table (speed limits, per iteration).
+    /// The bottleneck table (speed limits, per iteration); in JSON with the rows' words.
+    #[serde(serialize_with = "super::bounds::json::serialize")]
     pub bounds: crate::bounds::Bounds,
     /// Warnings about this region (unsupported instructions, ...).
     pub warnings: Vec<String>,

@@ -140,20 +140,16 @@ fn render_bounds(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let b = &region.bounds;
-    let style = crate::bounds::text::Style {
+    let style = super::bounds::Style {
         width: opts.width,
         color: opts.color,
     };
-    write!(
-        out,
-        "{}",
-        crate::bounds::text::render_styled(b, arch, &style)
-    )?;
+    write!(out, "{}", super::bounds::render_styled(b, arch, &style))?;
     let simulated = region.runs.first().map(|r| r.throughput);
     if let (Some(sim), Some(bound)) = (simulated, b.predicted) {
         let what = b
             .bottleneck
-            .map(|k| k.label().to_lowercase())
+            .map(|k| super::bounds::label(k).to_lowercase())
             .unwrap_or_default();
         let mut line =
             format!("Simulated: {sim:.2} cycles per iteration; largest bound: {bound:.2} ({what})");
