@@ -80,8 +80,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         &sources,
         &dirs.cache,
     )?;
-    let mut warnings = loaded.warnings.clone();
-    warnings.extend(data.warnings.iter().map(ToString::to_string));
+    // Typed here, worded by the report (text, stderr and JSON alike).
+    use suaca::analysis::Warning;
+    let mut warnings: Vec<Warning> = loaded
+        .warnings
+        .iter()
+        .cloned()
+        .map(Warning::Assembler)
+        .collect();
+    warnings.extend(data.warnings.iter().cloned().map(Warning::Dataset));
     let all_instrs: Vec<Instr> = decoded
         .iter()
         .flat_map(|(_, i)| i.iter().cloned())

@@ -13,5 +13,6 @@ pub mod text;
 pub mod timeline_text;
 pub mod trace;
 pub mod views;
+pub mod warning;
 
 pub use model::Report;

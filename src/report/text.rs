@@ -98,7 +98,8 @@ fn render_region(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     for w in &region.warnings {
-        write_wrapped(out, &format!("Warning: {w}"), opts.width, 2)?;
+        let line = format!("Warning: {}", super::warning::message(w));
+        write_wrapped(out, &line, opts.width, 2)?;
     }
     if !region.warnings.is_empty() {
         writeln!(out)?;

@@ -202,7 +202,9 @@ fn sum_halves_is_width_bound() {
     assert_eq!(f.fused_uops, 14);
     let words = suaca::report::bounds::words(w);
     assert!(
-        words.inputs.contains(&("macro-fused pairs", "13+14".to_string())),
+        words
+            .inputs
+            .contains(&("macro-fused pairs", "13+14".to_string())),
         "{:?}",
         words.inputs
     );

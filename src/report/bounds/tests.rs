@@ -115,11 +115,7 @@ fn long_chains_show_their_first_twelve_steps() {
         Some(14.0),
         BoundFacts::DepChain(facts),
     ));
-    assert!(
-        w.detail.starts_with("0 -rax-> 1 -rax-> "),
-        "{}",
-        w.detail
-    );
+    assert!(w.detail.starts_with("0 -rax-> 1 -rax-> "), "{}", w.detail);
     assert!(
         w.detail
             .contains("11 -rax-> ... (2 more) -> 0 (latency 14 over 1 iteration(s) = 14)"),
