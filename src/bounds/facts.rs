@@ -5,6 +5,8 @@
 
 use serde::Serialize;
 
+use super::BoundKind;
+
 /// The facts behind one row, one variant per limit.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -84,6 +86,30 @@ pub enum BoundFacts {
     },
     /// Row 14.
     OooWindow(WindowFacts),
+}
+
+impl BoundFacts {
+    /// The limit these facts belong to (a row's `kind`).
+    pub fn kind(&self) -> BoundKind {
+        match self {
+            BoundFacts::IssueWidth(_) => BoundKind::IssueWidth,
+            BoundFacts::IssueInstructions { .. } => BoundKind::IssueInstructions,
+            BoundFacts::Ports(_) => BoundKind::Ports,
+            BoundFacts::Divider { .. } => BoundKind::Divider,
+            BoundFacts::Loads { .. } => BoundKind::Loads,
+            BoundFacts::Stores { .. } => BoundKind::Stores,
+            BoundFacts::MemoryOps { .. } => BoundKind::MemoryOps,
+            BoundFacts::ComplexAddressing(_) => BoundKind::ComplexAddressing,
+            BoundFacts::CacheBandwidth => BoundKind::CacheBandwidth,
+            BoundFacts::DepChain(_) => BoundKind::DepChain,
+            BoundFacts::Dsb(_) => BoundKind::Dsb,
+            BoundFacts::Mite(_) => BoundKind::Mite,
+            BoundFacts::Microcode(_) => BoundKind::Microcode,
+            BoundFacts::Lsd { .. } => BoundKind::Lsd,
+            BoundFacts::TakenBranches { .. } => BoundKind::TakenBranches,
+            BoundFacts::OooWindow(_) => BoundKind::OooWindow,
+        }
+    }
 }
 
 /// Row 1.

@@ -330,6 +330,27 @@ mod rows {
     }
 
     #[test]
+    fn every_row_carries_the_facts_of_its_kind() {
+        let instrs = assemble(|a, top| {
+            a.add(rax, qword_ptr(rdi)).unwrap();
+            a.mov(qword_ptr(rsi + rcx * 8), rax).unwrap();
+            a.sub(rcx, 1).unwrap();
+            a.jne(top).unwrap();
+        });
+        for name in ["SKL", "HSW", "ZEN4"] {
+            let arch = uarch::load(name).unwrap();
+            let descs = all(&arch, &instrs, "");
+            let b = run(&instrs, &descs, &arch, &BoundOptions::default());
+            let mut kinds: Vec<BoundKind> = b.rows.iter().map(|r| r.kind).collect();
+            for r in &b.rows {
+                assert_eq!(r.facts.kind(), r.kind, "{name}: {:?}", r.facts);
+            }
+            kinds.dedup();
+            assert_eq!(kinds.len(), b.rows.len(), "{name}: one row per kind");
+        }
+    }
+
+    #[test]
     fn ooo_window_flags_an_iteration_larger_than_the_rob() {
         let skl = uarch::load("SKL").unwrap();
         let instrs = assemble(|a, _| {
