@@ -17,7 +17,7 @@
 //! - Every row is a bound in cycles per iteration in steady state. The prediction is the
 //!   maximum of the rows in state [`RowState::Bound`]; rows within 2% of it *bind*.
 //! - Lines without data (`descs[line] == None`) are left out of the rows that need data and
-//!   listed in [`BoundRow::left_out`]; rows that only need the decoder (memory, branches,
+//!   listed in each [`BoundRow`]'s `left_out`; rows that only need the decoder (memory, branches,
 //!   instruction bytes) count every line.
 //! - Rows that cannot be computed are [`RowState::Unknown`] or [`RowState::NotApplicable`],
 //!   never silently 0.
