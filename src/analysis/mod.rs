@@ -9,6 +9,9 @@ pub mod details;
 mod graphs;
 mod paths;
 pub mod program;
+mod warning;
+
+pub use warning::Warning;
 
 use thiserror::Error;
 
@@ -376,10 +379,11 @@ pub fn analyze_region(
     let mut warnings = Vec::new();
     for (instr, desc) in instrs.iter().zip(descs) {
         if desc.is_none() {
-            warnings.push(format!(
-                "line {}: no data for `{}` on {}; it is not accounted in the analysis",
-                instr.line, instr.text, machine.name
-            ));
+            warnings.push(Warning::NoData {
+                line: instr.line,
+                text: instr.text.clone(),
+                arch: machine.name.clone(),
+            });
         }
     }
     let detail = opts
@@ -389,7 +393,7 @@ pub fn analyze_region(
         match paths::first_conditional(instrs) {
             Some(b) => Some(branch_report(b, region, instrs, descs, machine, opts)?),
             None => {
-                warnings.push("-b: the region has no conditional jump".into());
+                warnings.push(Warning::NoConditionalJump);
                 None
             }
         }

@@ -15,8 +15,9 @@ use std::collections::BTreeMap;
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
+use super::facts::{BoundFacts, ChainFacts, ChainStep};
 use super::BoundOptions;
-use super::{fmt_lines, fmt_num, BoundKind, BoundRow, Chain, RowState};
+use super::{BoundKind, BoundRow, Chain, RowState};
 use crate::analysis::details::elimination::eliminated;
 use crate::analysis::details::is_stack_op;
 use crate::analysis::program::edge_offset;
@@ -350,27 +351,20 @@ pub(super) fn row(
         .filter(|&i| descs.get(i).is_none_or(Option::is_none))
         .collect();
     let desc = |i: usize| descs.get(i).and_then(Option::as_ref);
-    let base = |r: BoundRow| {
-        r.left_out(left_out.clone())
-            .input("memory dependencies", "simulated, not in this row")
+    let row = |state, cycles, facts| {
+        BoundRow::new(
+            BoundKind::DepChain,
+            state,
+            cycles,
+            BoundFacts::DepChain(facts),
+        )
+        .left_out(left_out.clone())
     };
     if !deps.has_loop_deps() {
-        let r = BoundRow::new(
-            BoundKind::DepChain,
-            RowState::Unknown,
-            None,
-            "loop-carried dependencies not computed".into(),
-        );
-        return (base(r), None);
+        return (row(RowState::Unknown, None, ChainFacts::NotComputed), None);
     }
     if n > 0 && left_out.len() == instrs.len() {
-        let r = BoundRow::new(
-            BoundKind::DepChain,
-            RowState::Unknown,
-            None,
-            "no instruction data".into(),
-        );
-        return (base(r), None);
+        return (row(RowState::Unknown, None, ChainFacts::NoData), None);
     }
     // Merge parallel edges (same lines and distance): the heaviest wins, the first loc in
     // the graph's order on ties.
@@ -407,65 +401,45 @@ pub(super) fn row(
     let edges: Vec<(Edge, u32)> = merged.into_iter().map(|((_, _, d), e)| (e, d)).collect();
     let carried = edges.iter().filter(|e| e.1 == 1).count();
     let Some((cycle, heads)) = solve(n, &edges) else {
-        let r = BoundRow::new(
-            BoundKind::DepChain,
-            RowState::Bound,
-            Some(0.0),
-            "no loop-carried dependency".into(),
-        )
-        .input("loop-carried edges", carried);
-        return (base(r), None);
+        let facts = ChainFacts::NoCycle {
+            carried_edges: carried,
+        };
+        return (row(RowState::Bound, Some(0.0), facts), None);
     };
     let latency: i64 = cycle.iter().map(|e| e.0.weight).sum();
     let distance = cycle.iter().filter(|e| e.1).count() as u64;
     let latency = latency.max(0) as u64;
     let cycles = latency as f64 / distance.max(1) as f64;
-    let lines: Vec<usize> = cycle.iter().map(|e| e.0.from).collect();
-    let label = |e: &Edge| e.loc.map_or_else(|| "?".to_string(), Loc::label);
-    let locs: Vec<String> = cycle.iter().map(|e| label(&e.0)).collect();
-    // Long chains are shown by their first steps; `Chain` keeps every line.
-    const SHOWN: usize = 12;
-    let mut steps = cycle
-        .iter()
-        .take(SHOWN)
-        .map(|(e, c)| format!("{} -{}{}-> ", e.from, label(e), if *c { "'" } else { "" }))
-        .collect::<String>();
-    if cycle.len() > SHOWN {
-        steps.push_str(&format!("... ({} more) -> ", cycle.len() - SHOWN));
-    }
-    let mut texts: Vec<String> = lines
-        .iter()
-        .take(SHOWN)
-        .filter_map(|&l| instrs.get(l).map(|i| format!("[{l}] {}", i.text)))
-        .collect();
-    if lines.len() > SHOWN {
-        texts.push("...".into());
-    }
-    let detail = format!(
-        "{steps}{} (latency {} over {distance} iteration(s) = {}); ' = loop-carried; {}",
-        lines.first().copied().unwrap_or(0),
-        latency,
-        fmt_num(cycles),
-        texts.join("; ")
-    );
-    let shown_lines = if lines.len() > SHOWN {
-        format!(
-            "{}, ... ({} lines)",
-            fmt_lines(&lines[..SHOWN]),
-            lines.len()
-        )
-    } else {
-        fmt_lines(&lines)
+    // A register as the consumer names it (`xmm1`, not the tracked `zmm1`).
+    let label = |e: &Edge| match (e.loc, instrs.get(e.to)) {
+        (Some(loc), Some(consumer)) => consumer.read_label(loc),
+        (Some(loc), None) => loc.label(),
+        (None, _) => "?".to_string(),
     };
-    let r = BoundRow::new(BoundKind::DepChain, RowState::Bound, Some(cycles), detail)
-        .input("chain lines", shown_lines)
-        .input("loop-carried edges", carried)
-        .input("carried-edge heads", heads);
+    let steps: Vec<ChainStep> = cycle
+        .iter()
+        .map(|(e, carried)| ChainStep {
+            line: e.from,
+            text: instrs
+                .get(e.from)
+                .map(|i| i.text.clone())
+                .unwrap_or_default(),
+            loc: label(e),
+            carried: *carried,
+        })
+        .collect();
     let chain = Chain {
-        lines,
-        locs,
+        lines: steps.iter().map(|s| s.line).collect(),
+        locs: steps.iter().map(|s| s.loc.clone()).collect(),
         latency,
         distance,
     };
-    (base(r), Some(chain))
+    let facts = ChainFacts::Cycle {
+        steps,
+        latency,
+        distance,
+        carried_edges: carried,
+        heads,
+    };
+    (row(RowState::Bound, Some(cycles), facts), Some(chain))
 }

@@ -8,7 +8,10 @@
 use std::collections::BTreeMap;
 
 use super::count::Counts;
-use super::{fmt_lines, fmt_num, BoundKind, BoundRow, RowState};
+use super::facts::{
+    BoundFacts, DsbFacts, FrontEndSource, IssueWidthFacts, MicrocodeFacts, MiteFacts, MiteTerm,
+};
+use super::{BoundKind, BoundRow, RowState};
 use crate::ir::{BranchKind, Instr};
 use crate::uarch::MicroArch;
 
@@ -17,72 +20,42 @@ pub(super) fn width_rows(c: &Counts, arch: &MicroArch) -> Vec<BoundRow> {
     let mut rows = Vec::new();
     let fused = c.fused_total();
     let w = arch.issue_width;
-    let mut row = if !c.any_data() && c.n > 0 {
-        BoundRow::new(
-            BoundKind::IssueWidth,
-            RowState::Unknown,
-            None,
-            "no instruction data".into(),
-        )
-    } else if w == 0 {
-        BoundRow::new(
-            BoundKind::IssueWidth,
-            RowState::Unknown,
-            None,
-            "issue width unknown".into(),
-        )
+    let no_data = !c.any_data() && c.n > 0;
+    let (state, cycles) = if no_data || w == 0 {
+        (RowState::Unknown, None)
     } else {
-        let cycles = fused as f64 / f64::from(w);
-        BoundRow::new(
-            BoundKind::IssueWidth,
-            RowState::Bound,
-            Some(cycles),
-            format!("{fused} fused µops / {w} per cycle = {}", fmt_num(cycles)),
-        )
+        (RowState::Bound, Some(fused as f64 / f64::from(w)))
     };
-    row = row
-        .input("fused µops", fused)
-        .input("issue width", w)
-        .input("macro-fused pairs", pairs_text(c));
-    if !c.estimated.is_empty() {
-        row = row.input(
-            "no retire-slot data (unfused µops used)",
-            format!("lines {}", fmt_lines(&c.estimated)),
-        );
-    }
-    rows.push(row.left_out(c.left_out.clone()));
+    let facts = BoundFacts::IssueWidth(IssueWidthFacts {
+        no_data,
+        fused_uops: fused,
+        width: w,
+        macro_fused_pairs: c.fused_pairs.clone(),
+        estimated_lines: c.estimated.clone(),
+    });
+    rows.push(
+        BoundRow::new(BoundKind::IssueWidth, state, cycles, facts).left_out(c.left_out.clone()),
+    );
     if let Some(wi) = arch.issue_width_instructions {
         // Every decoded line counts here, with or without data.
         let n = c.instructions();
-        let (state, cycles, detail) = if wi == 0 {
-            (RowState::Unknown, None, "instruction width unknown".into())
+        let (state, cycles) = if wi == 0 {
+            (RowState::Unknown, None)
         } else {
-            let v = n as f64 / f64::from(wi);
-            (
-                RowState::Bound,
-                Some(v),
-                format!("{n} instructions / {wi} per cycle = {}", fmt_num(v)),
-            )
+            (RowState::Bound, Some(n as f64 / f64::from(wi)))
         };
-        rows.push(
-            BoundRow::new(BoundKind::IssueInstructions, state, cycles, detail)
-                .input("instructions (fused pairs once)", n)
-                .input("instructions per cycle", wi),
-        );
+        let facts = BoundFacts::IssueInstructions {
+            instructions: n,
+            per_cycle: wi,
+        };
+        rows.push(BoundRow::new(
+            BoundKind::IssueInstructions,
+            state,
+            cycles,
+            facts,
+        ));
     }
     rows
-}
-
-fn pairs_text(c: &Counts) -> String {
-    if c.fused_pairs.is_empty() {
-        "none".into()
-    } else {
-        c.fused_pairs
-            .iter()
-            .map(|l| format!("{}+{}", l, l + 1))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
 }
 
 /// Whether the loop streams from the LSD (enabled and small enough).
@@ -110,7 +83,7 @@ pub(super) fn front_end_rows(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> 
             BoundKind::Dsb,
             RowState::NotApplicable,
             None,
-            "no µop cache on this arch (or size unknown)".into(),
+            BoundFacts::Dsb(DsbFacts::NoCache),
         ),
         (Some(win), Some(rate)) if win > 0 && rate > 0 => {
             let mut per_window: BTreeMap<u64, u32> = BTreeMap::new();
@@ -138,46 +111,33 @@ pub(super) fn front_end_rows(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> 
                 let uops: u32 = per_window.values().sum();
                 (f64::from(uops) / f64::from(rate)).max(bytes as f64 / f64::from(win))
             };
-            let state = if lsd {
-                RowState::Info
-            } else if fits_dsb {
-                RowState::Bound
-            } else {
-                RowState::Info
-            };
-            let why = if lsd {
-                " (informational: the loop streams from the LSD)"
+            let informational = if lsd {
+                Some(FrontEndSource::Lsd)
             } else if !fits_dsb {
-                " (informational: the loop is larger than the µop cache)"
+                Some(FrontEndSource::TooLargeForUopCache)
             } else {
-                ""
+                None
             };
-            let list = per_window
-                .values()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(" + ");
-            BoundRow::new(
-                BoundKind::Dsb,
-                state,
-                Some(cycles),
-                format!(
-                    "{} window(s) of {win} B holding {list} µops, ≤ {rate} µops and ≥ 1 cycle per window{}: {}{why}",
-                    per_window.len(),
-                    if looped { "" } else { " (copies share windows)" },
-                    fmt_num(cycles)
-                ),
-            )
-            .input("windows", per_window.len())
-            .input("window bytes", win)
-            .input("µops per cycle", rate)
-            .left_out(c.left_out.clone())
+            let state = if informational.is_some() {
+                RowState::Info
+            } else {
+                RowState::Bound
+            };
+            let facts = DsbFacts::Windows {
+                uops: per_window.into_values().collect(),
+                window_bytes: win,
+                per_cycle: rate,
+                looped,
+                informational,
+            };
+            BoundRow::new(BoundKind::Dsb, state, Some(cycles), BoundFacts::Dsb(facts))
+                .left_out(c.left_out.clone())
         }
         _ => BoundRow::new(
             BoundKind::Dsb,
             RowState::Unknown,
             None,
-            "µop cache window or rate unknown".into(),
+            BoundFacts::Dsb(DsbFacts::ParametersUnknown),
         ),
     };
     rows.push(dsb);
@@ -205,67 +165,75 @@ fn mite_row(instrs: &[Instr], c: &Counts, arch: &MicroArch, dsb: bool, lsd: bool
     let complex = (0..c.n)
         .filter(|&i| mite(i).is_some_and(|u| u > 1) || c.ms[i].is_some_and(|u| u > 0))
         .count();
-    let mut terms: Vec<(String, f64)> = Vec::new();
+    let mut terms: Vec<MiteTerm> = Vec::new();
     // Length-changing prefixes stall the predecoder (uiCA paper, Agner Fog).
     let lcp = instrs.iter().filter(|i| i.has_lcp()).count();
     let penalty = fe.lcp_penalty.unwrap_or(0);
     if let Some(b) = fe.decode_bytes_per_cycle.filter(|&b| b > 0) {
         let stall = (lcp as u64 * u64::from(penalty)) as f64;
-        let text = if lcp > 0 && penalty > 0 {
-            format!("{bytes} B / {b} + {lcp} LCP × {penalty}")
-        } else {
-            format!("{bytes} B / {b}")
-        };
-        terms.push((text, bytes as f64 / f64::from(b) + stall));
+        terms.push(MiteTerm::Bytes {
+            bytes,
+            per_cycle: b,
+            lcp,
+            lcp_penalty: penalty,
+            cycles: bytes as f64 / f64::from(b) + stall,
+        });
     }
     if let Some(d) = fe.decoders.filter(|&d| d > 0) {
-        terms.push((format!("{n} instructions / {d}"), n as f64 / f64::from(d)));
+        terms.push(MiteTerm::Instructions {
+            instructions: n,
+            decoders: d,
+            cycles: n as f64 / f64::from(d),
+        });
     }
     if fe.decoders.is_some() {
-        terms.push((
-            format!("{complex} multi-µop instructions / 1"),
-            complex as f64,
-        ));
+        terms.push(MiteTerm::MultiUop {
+            instructions: complex,
+            cycles: complex as f64,
+        });
     }
     if let Some(r) = fe.mite_uops_per_cycle.filter(|&r| r > 0) {
-        terms.push((format!("{uops} µops / {r}"), uops as f64 / f64::from(r)));
+        terms.push(MiteTerm::Uops {
+            uops,
+            per_cycle: r,
+            cycles: uops as f64 / f64::from(r),
+        });
     }
-    if terms.is_empty() {
-        return BoundRow::new(
-            BoundKind::Mite,
-            RowState::Unknown,
-            None,
-            "decoder parameters unknown".into(),
-        );
-    }
-    let cycles = terms.iter().map(|t| t.1).fold(0.0, f64::max);
-    let state = if dsb || lsd {
-        RowState::Info
-    } else {
-        RowState::Bound
-    };
-    let why = if lsd {
-        " (informational: the loop streams from the LSD)"
+    let informational = if lsd {
+        Some(FrontEndSource::Lsd)
     } else if dsb {
-        " (informational: the loop runs from the µop cache)"
+        Some(FrontEndSource::UopCache)
     } else {
-        ""
+        None
     };
-    let text = terms
+    let (state, cycles, left_out) = if terms.is_empty() {
+        (RowState::Unknown, None, Vec::new())
+    } else if informational.is_some() {
+        (RowState::Info, Some(max_term(&terms)), c.left_out.clone())
+    } else {
+        (RowState::Bound, Some(max_term(&terms)), c.left_out.clone())
+    };
+    let facts = MiteFacts {
+        terms,
+        bytes,
+        instructions: n,
+        multi_uop: complex,
+        informational,
+    };
+    BoundRow::new(BoundKind::Mite, state, cycles, BoundFacts::Mite(facts)).left_out(left_out)
+}
+
+/// The largest term of the decoders' maximum.
+fn max_term(terms: &[MiteTerm]) -> f64 {
+    terms
         .iter()
-        .map(|(t, v)| format!("{t} = {}", fmt_num(*v)))
-        .collect::<Vec<_>>()
-        .join("; ");
-    BoundRow::new(
-        BoundKind::Mite,
-        state,
-        Some(cycles),
-        format!("max({text}){why}"),
-    )
-    .input("bytes", bytes)
-    .input("instructions (fused pairs once)", n)
-    .input("multi-µop instructions", complex)
-    .left_out(c.left_out.clone())
+        .map(|t| match t {
+            MiteTerm::Bytes { cycles, .. }
+            | MiteTerm::Instructions { cycles, .. }
+            | MiteTerm::MultiUop { cycles, .. }
+            | MiteTerm::Uops { cycles, .. } => *cycles,
+        })
+        .fold(0.0, f64::max)
 }
 
 /// Microcode sequencer: Σ `uops_MS` / MS µops per cycle.
@@ -274,70 +242,38 @@ fn ms_row(c: &Counts, arch: &MicroArch) -> BoundRow {
         .filter(|&i| c.ms[i].is_some_and(|u| u > 0))
         .collect();
     let total: u64 = c.ms.iter().flatten().map(|&u| u64::from(u)).sum();
-    let row = if !c.any_data() && c.n > 0 {
-        BoundRow::new(
-            BoundKind::Microcode,
-            RowState::Unknown,
-            None,
-            "no instruction data".into(),
-        )
-    } else if total == 0 {
-        BoundRow::new(
-            BoundKind::Microcode,
-            RowState::Bound,
-            Some(0.0),
-            "no microcoded instructions".into(),
-        )
-    } else {
-        match arch.front_end.ms_uops_per_cycle.filter(|&r| r > 0) {
-            Some(r) => {
-                let v = total as f64 / f64::from(r);
-                BoundRow::new(
-                    BoundKind::Microcode,
-                    RowState::Bound,
-                    Some(v),
-                    format!(
-                        "{total} MS µops (lines {}) / {r} per cycle = {}",
-                        fmt_lines(&lines),
-                        fmt_num(v)
-                    ),
-                )
-                .input("MS µops per cycle", r)
-            }
-            None => BoundRow::new(
-                BoundKind::Microcode,
-                RowState::Unknown,
-                None,
-                format!(
-                    "{total} MS µops (lines {}), MS rate unknown",
-                    fmt_lines(&lines)
-                ),
-            ),
-        }
+    let no_data = !c.any_data() && c.n > 0;
+    let per_cycle = arch.front_end.ms_uops_per_cycle.filter(|&r| r > 0);
+    let (state, cycles) = match per_cycle {
+        _ if no_data => (RowState::Unknown, None),
+        _ if total == 0 => (RowState::Bound, Some(0.0)),
+        Some(r) => (RowState::Bound, Some(total as f64 / f64::from(r))),
+        None => (RowState::Unknown, None),
     };
-    row.input("MS µops", total).left_out(c.left_out.clone())
+    let facts = MicrocodeFacts {
+        no_data,
+        uops: total,
+        lines,
+        per_cycle,
+    };
+    BoundRow::new(
+        BoundKind::Microcode,
+        state,
+        cycles,
+        BoundFacts::Microcode(facts),
+    )
+    .left_out(c.left_out.clone())
 }
 
 fn lsd_row(c: &Counts, arch: &MicroArch, streams: bool) -> BoundRow {
     let fe = &arch.front_end;
-    let detail = match (fe.lsd, fe.lsd_uops) {
-        (Some(false), _) => "LSD disabled on this arch".to_string(),
-        (None, _) => "LSD unknown".to_string(),
-        (Some(true), _) if streams => format!(
-            "the loop ({} fused µops) fits the LSD: it streams from the µop queue, with some loss at the iteration boundary",
-            c.fused_total()
-        ),
-        (Some(true), Some(cap)) => format!(
-            "the loop ({} fused µops) is larger than the LSD ({cap} µops)",
-            c.fused_total()
-        ),
-        (Some(true), None) => "LSD capacity unknown".to_string(),
+    let facts = BoundFacts::Lsd {
+        enabled: fe.lsd,
+        capacity: fe.lsd_uops,
+        fused_uops: c.fused_total(),
+        streams,
     };
-    let mut row = BoundRow::new(BoundKind::Lsd, RowState::Info, None, detail);
-    if let Some(cap) = fe.lsd_uops {
-        row = row.input("LSD µops", cap);
-    }
-    row
+    BoundRow::new(BoundKind::Lsd, RowState::Info, None, facts)
 }
 
 /// How many taken branches one iteration has, and whether it is a single backward branch.
@@ -374,46 +310,16 @@ pub(super) fn taken_row(instrs: &[Instr], _c: &Counts, arch: &MicroArch) -> Boun
     } else {
         fe.taken_branches_per_cycle
     };
-    let row = match rate.filter(|r| *r > 0.0) {
-        _ if taken == 0 => BoundRow::new(
-            BoundKind::TakenBranches,
-            RowState::Bound,
-            Some(0.0),
-            "no taken branch in the region".into(),
-        ),
-        Some(r) => {
-            let cycles = taken as f64 / r;
-            let kind = if single {
-                "single backward loop branch"
-            } else {
-                "general rate"
-            };
-            BoundRow::new(
-                BoundKind::TakenBranches,
-                RowState::Bound,
-                Some(cycles),
-                format!(
-                    "{taken} taken / {} per cycle ({kind}) = {}",
-                    fmt_num(r),
-                    fmt_num(cycles)
-                ),
-            )
-        }
-        None => BoundRow::new(
-            BoundKind::TakenBranches,
-            RowState::Unknown,
-            None,
-            "taken-branch rate unknown".into(),
-        ),
+    let per_cycle = rate.filter(|r| *r > 0.0);
+    let (state, cycles) = match per_cycle {
+        _ if taken == 0 => (RowState::Bound, Some(0.0)),
+        Some(r) => (RowState::Bound, Some(taken as f64 / r)),
+        None => (RowState::Unknown, None),
     };
-    row.input("taken branches", taken)
-        .input(
-            "taken lines",
-            if lines.is_empty() {
-                "none".into()
-            } else {
-                fmt_lines(&lines)
-            },
-        )
-        .input("forward conditional branches", "assumed not taken")
+    let facts = BoundFacts::TakenBranches {
+        lines,
+        per_cycle,
+        single_backward: single,
+    };
+    BoundRow::new(BoundKind::TakenBranches, state, cycles, facts)
 }

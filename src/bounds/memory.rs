@@ -9,7 +9,8 @@
 
 use iced_x86::{Instruction, Mnemonic};
 
-use super::{fmt_lines, fmt_num, BoundKind, BoundOptions, BoundRow, RowState};
+use super::facts::{BoundFacts, ComplexAddressing, MemRate};
+use super::{BoundKind, BoundOptions, BoundRow, RowState};
 use crate::ir::{Instr, MemOperand};
 use crate::uarch::{MicroArch, Role};
 
@@ -131,135 +132,107 @@ impl MemCounts {
     }
 }
 
-fn lines_text(lines: &[usize]) -> String {
-    if lines.is_empty() {
-        "none".into()
-    } else {
-        fmt_lines(lines)
-    }
-}
-
-/// `count / rate`, or the vector limit when tighter.
-fn per_cycle_row(
-    kind: BoundKind,
-    what: &str,
+/// `count / rate`, or the vector limit when tighter: the row's state, cycles and facts.
+fn per_cycle(
     count: f64,
     rate: Option<u32>,
     vector: (f64, Option<u32>),
-) -> BoundRow {
+) -> (RowState, Option<f64>, MemRate) {
     let Some(r) = rate.filter(|&r| r > 0) else {
-        return BoundRow::new(
-            kind,
-            RowState::Unknown,
-            None,
-            format!("{} {what}, rate unknown", fmt_num(count)),
-        );
+        let facts = MemRate {
+            count,
+            per_cycle: None,
+            vector: None,
+        };
+        return (RowState::Unknown, None, facts);
     };
     let mut cycles = count / f64::from(r);
-    let mut detail = format!(
-        "{} {what} / {r} per cycle = {}",
-        fmt_num(count),
-        fmt_num(cycles)
-    );
+    let mut tighter = None;
     if let (v, Some(vr)) = (vector.0, vector.1.filter(|&vr| vr > 0)) {
         let vc = v / f64::from(vr);
         if vc > cycles {
             cycles = vc;
-            detail = format!(
-                "{} vector {what} / {vr} per cycle = {}",
-                fmt_num(v),
-                fmt_num(vc)
-            );
+            tighter = Some((v, vr));
         }
     }
-    BoundRow::new(kind, RowState::Bound, Some(cycles), detail).input("per cycle", r)
+    let facts = MemRate {
+        count,
+        per_cycle: Some(r),
+        vector: tighter,
+    };
+    (RowState::Bound, Some(cycles), facts)
 }
 
 /// Rows 4–7.
 pub(super) fn rows(c: &MemCounts, arch: &MicroArch) -> Vec<BoundRow> {
     let mm = &arch.memory;
-    let gathers = if c.vector_mem.is_empty() {
-        "none".to_string()
-    } else {
-        c.vector_mem
-            .iter()
-            .map(|(l, e)| format!("line {l}: {e} elements"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let loads = per_cycle_row(
-        BoundKind::Loads,
-        "loads",
+    let (state, cycles, rate) = per_cycle(
         c.loads,
         mm.loads_per_cycle,
         (c.vector_loads, mm.vector_loads_per_cycle),
-    )
-    .input("loads", fmt_num(c.loads))
-    .input("load lines", lines_text(&c.load_lines))
-    .input("gather/scatter", gathers);
-    let stores = per_cycle_row(
-        BoundKind::Stores,
-        "stores",
+    );
+    let loads = BoundFacts::Loads {
+        rate,
+        lines: c.load_lines.clone(),
+        gathers: c.vector_mem.clone(),
+    };
+    let loads = BoundRow::new(BoundKind::Loads, state, cycles, loads);
+    let (state, cycles, rate) = per_cycle(
         c.stores,
         mm.stores_per_cycle,
         (c.vector_stores, mm.vector_stores_per_cycle),
-    )
-    .input("stores", fmt_num(c.stores))
-    .input("store lines", lines_text(&c.store_lines));
-    let total = c.loads + c.stores;
-    let ops = per_cycle_row(
+    );
+    let stores = BoundFacts::Stores {
+        rate,
+        lines: c.store_lines.clone(),
+    };
+    let stores = BoundRow::new(BoundKind::Stores, state, cycles, stores);
+    let (state, cycles, rate) = per_cycle(c.loads + c.stores, mm.mem_ops_per_cycle, (0.0, None));
+    let ops = BoundRow::new(
         BoundKind::MemoryOps,
-        "memory ops",
-        total,
-        mm.mem_ops_per_cycle,
-        (0.0, None),
-    )
-    .input("loads + stores", fmt_num(total));
+        state,
+        cycles,
+        BoundFacts::MemoryOps { rate },
+    );
     vec![loads, stores, ops, complex_row(c, arch)]
 }
 
 /// Row 7: `(loads + complex stores) / load AGUs` where the arch has the simple store AGU.
 fn complex_row(c: &MemCounts, arch: &MicroArch) -> BoundRow {
     let mm = &arch.memory;
-    match mm.complex_addressing_limit {
+    let (state, cycles, facts) = match mm.complex_addressing_limit {
         Some(true) => {
             let agus = arch.ports_with_role(Role::Load).len();
-            let Some(max) = mm.simple_store_max_offset.filter(|_| agus > 0) else {
-                return BoundRow::new(
-                    BoundKind::ComplexAddressing,
+            match mm.simple_store_max_offset.filter(|_| agus > 0) {
+                Some(max) => (
+                    RowState::Bound,
+                    Some((c.loads + c.complex_stores) / agus as f64),
+                    ComplexAddressing::Applies {
+                        loads: c.loads,
+                        complex_stores: c.complex_stores,
+                        lines: c.complex_lines.clone(),
+                        load_agus: agus,
+                        simple_max_offset: max,
+                    },
+                ),
+                None => (
                     RowState::Unknown,
                     None,
-                    "load AGUs or simple-store offset range unknown".into(),
-                );
-            };
-            let n = c.loads + c.complex_stores;
-            let cycles = n / agus as f64;
-            BoundRow::new(
-                BoundKind::ComplexAddressing,
-                RowState::Bound,
-                Some(cycles),
-                format!(
-                    "({} loads + {} complex stores) / {agus} load AGUs = {}",
-                    fmt_num(c.loads),
-                    fmt_num(c.complex_stores),
-                    fmt_num(cycles)
+                    ComplexAddressing::ParametersUnknown,
                 ),
-            )
-            .input("complex store lines", lines_text(&c.complex_lines))
-            .input("simple store", format!("[base + 0..={max}]"))
-            .input("load AGUs", agus)
+            }
         }
-        Some(false) => BoundRow::new(
-            BoundKind::ComplexAddressing,
+        Some(false) => (
             RowState::NotApplicable,
             None,
-            "n/a (every store AGU handles complex addressing)".into(),
+            ComplexAddressing::NotApplicable,
         ),
-        None => BoundRow::new(
-            BoundKind::ComplexAddressing,
-            RowState::Unknown,
-            None,
-            "whether the arch has this limit is unknown".into(),
-        ),
-    }
+        None => (RowState::Unknown, None, ComplexAddressing::Unknown),
+    };
+    BoundRow::new(
+        BoundKind::ComplexAddressing,
+        state,
+        cycles,
+        BoundFacts::ComplexAddressing(facts),
+    )
 }

@@ -2,10 +2,10 @@
 //! per loop iteration, computed from the static instructions, their data and the arch tables
 //! without simulation.
 //!
-//! Owns: [`compute`], the row types ([`Bounds`], [`BoundRow`], [`BoundKind`]) and the text
-//! rendering ([`text::render_text`]).
-//! Must not touch: the simulator, decoding, the data matcher, printing or files (the report
-//! modules call [`text::render_text`] and serialize [`Bounds`]).
+//! Owns: [`compute`] and the row types ([`Bounds`], [`BoundRow`], [`BoundKind`], and the
+//! typed [`BoundFacts`] of each row: counts, rates, port sets, line numbers).
+//! Must not touch: the simulator, decoding, the data matcher, words, printing or files (the
+//! text and JSON words of a row are made from its facts in `crate::report::bounds`).
 //! Facts from: Travis Downs, "Performance Speed Limits" (seed 004; digest §3 and the row list
 //! of digest §4b), uops.info's port-usage LP (digest §1.8, solved exactly by the max-density
 //! port set), the SUACA thesis' dependency graph (via [`DepGraph`]) and the simulator's edge
@@ -17,17 +17,17 @@
 //! - Every row is a bound in cycles per iteration in steady state. The prediction is the
 //!   maximum of the rows in state [`RowState::Bound`]; rows within 2% of it *bind*.
 //! - Lines without data (`descs[line] == None`) are left out of the rows that need data and
-//!   listed in [`BoundRow::left_out`]; rows that only need the decoder (memory, branches,
+//!   listed in each [`BoundRow`]'s `left_out`; rows that only need the decoder (memory, branches,
 //!   instruction bytes) count every line.
 //! - Rows that cannot be computed are [`RowState::Unknown`] or [`RowState::NotApplicable`],
 //!   never silently 0.
 
 mod chain;
 mod count;
+pub mod facts;
 mod frontend;
 mod memory;
 mod ports;
-pub mod text;
 mod window;
 
 #[cfg(test)]
@@ -41,6 +41,7 @@ use crate::ir::Instr;
 use crate::uarch::MicroArch;
 
 pub use chain::max_cycle_ratio;
+pub use facts::*;
 pub use ports::{port_pressure, PortPressure};
 
 /// Which speed limit a row is (digest §4b row numbers in [`BoundKind::number`]).
@@ -82,28 +83,6 @@ pub enum BoundKind {
 }
 
 impl BoundKind {
-    /// Row label as printed.
-    pub fn label(self) -> &'static str {
-        match self {
-            BoundKind::IssueWidth => "Issue width",
-            BoundKind::IssueInstructions => "Issue width (instructions)",
-            BoundKind::Ports => "Port pressure",
-            BoundKind::Divider => "Divider",
-            BoundKind::Loads => "Loads",
-            BoundKind::Stores => "Stores",
-            BoundKind::MemoryOps => "Memory ops (AGU)",
-            BoundKind::ComplexAddressing => "Complex addressing",
-            BoundKind::CacheBandwidth => "Cache bandwidth",
-            BoundKind::DepChain => "Loop-carried chain",
-            BoundKind::Dsb => "Front end: uop cache",
-            BoundKind::Mite => "Front end: decoders",
-            BoundKind::Microcode => "Front end: microcode",
-            BoundKind::Lsd => "Front end: LSD",
-            BoundKind::TakenBranches => "Taken branches",
-            BoundKind::OooWindow => "OoO window",
-        }
-    }
-
     /// The row number of digest §4b.
     pub fn number(self) -> u8 {
         match self {
@@ -139,15 +118,6 @@ pub enum RowState {
     Unknown,
 }
 
-/// One named input of a row (`fused µops` = `14`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct BoundInput {
-    /// What the value is.
-    pub name: String,
-    /// The value as printed.
-    pub value: String,
-}
-
 /// One speed limit.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BoundRow {
@@ -159,33 +129,22 @@ pub struct BoundRow {
     pub cycles: Option<f64>,
     /// Within 2% of the prediction (only [`RowState::Bound`] rows bind).
     pub binds: bool,
-    /// The formula's inputs.
-    pub inputs: Vec<BoundInput>,
-    /// The formula and its result in words (critical ports, chain, ...).
-    pub detail: String,
+    /// What the formula used and found (its variant matches `kind`).
+    pub facts: BoundFacts,
     /// Lines left out for want of instruction data.
     pub left_out: Vec<usize>,
 }
 
 impl BoundRow {
-    fn new(kind: BoundKind, state: RowState, cycles: Option<f64>, detail: String) -> Self {
+    fn new(kind: BoundKind, state: RowState, cycles: Option<f64>, facts: BoundFacts) -> Self {
         BoundRow {
             kind,
             state,
             cycles,
             binds: false,
-            inputs: Vec::new(),
-            detail,
+            facts,
             left_out: Vec::new(),
         }
-    }
-
-    fn input(mut self, name: &str, value: impl ToString) -> Self {
-        self.inputs.push(BoundInput {
-            name: name.to_string(),
-            value: value.to_string(),
-        });
-        self
     }
 
     fn left_out(mut self, lines: Vec<usize>) -> Self {
@@ -293,15 +252,12 @@ pub fn compute(
     rows.push(pressure.row);
     rows.push(ports::divider_row(&counts, descs));
     rows.extend(memory::rows(&mem, arch));
-    rows.push(
-        BoundRow::new(
-            BoundKind::CacheBandwidth,
-            RowState::NotApplicable,
-            None,
-            "n/a (needs working-set level)".into(),
-        )
-        .input("unique lines per level", "not given"),
-    );
+    rows.push(BoundRow::new(
+        BoundKind::CacheBandwidth,
+        RowState::NotApplicable,
+        None,
+        BoundFacts::CacheBandwidth,
+    ));
     let (chain_row, chain) = chain::row(instrs, descs, deps, arch, opts);
     rows.push(chain_row);
     rows.extend(frontend::front_end_rows(instrs, &counts, arch));
@@ -342,39 +298,4 @@ fn finish(
         critical_ports,
         chain,
     }
-}
-
-/// Formats a cycle count for inputs and details (`3.5`, `1.333`).
-fn fmt_num(v: f64) -> String {
-    // Integer thousandths: exact for the values the rows hold and much cheaper than float
-    // formatting (which fell back to bignum arithmetic), as `suaca batch` formats every row.
-    let milli = (v * 1000.0).round();
-    if milli.is_finite() && milli.abs() < 1e15 {
-        let m = milli as i64;
-        let (int, frac) = (m.abs() / 1000, m.abs() % 1000);
-        let sign = if m < 0 { "-" } else { "" };
-        let s = format!("{sign}{int}.{frac:03}");
-        let s = s.trim_end_matches('0').trim_end_matches('.');
-        return if s.is_empty() || s == "-" {
-            "0".into()
-        } else {
-            s.to_string()
-        };
-    }
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s.is_empty() || s == "-" {
-        "0".into()
-    } else {
-        s.to_string()
-    }
-}
-
-/// `lines 3, 7, 9` (0-based lines as in the reports).
-fn fmt_lines(lines: &[usize]) -> String {
-    lines
-        .iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }

@@ -14,7 +14,8 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::count::Counts;
-use super::{fmt_lines, fmt_num, BoundKind, BoundRow, PortLoad, RowState};
+use super::facts::{BoundFacts, PortFacts, PortGroup, PortSolution};
+use super::{BoundKind, BoundRow, PortLoad, RowState};
 use crate::analysis::program::uop_masks;
 use crate::db::InstrDesc;
 use crate::uarch::{MicroArch, PortMask, Role};
@@ -115,16 +116,6 @@ pub fn port_pressure(groups: &[(PortMask, u64)]) -> Option<PortPressure> {
     })
 }
 
-/// `p0156` for single-character port names (Intel), `{ALU0,ALU1}` otherwise.
-fn mask_text(arch: &MicroArch, m: PortMask) -> String {
-    let names = arch.port_names(m);
-    if names.iter().all(|n| n.len() == 1) {
-        format!("p{}", names.concat())
-    } else {
-        format!("{{{}}}", names.join(","))
-    }
-}
-
 /// The port row's result with the data for [`super::Bounds`].
 pub(super) struct PortsRow {
     pub row: BoundRow,
@@ -155,29 +146,33 @@ pub(super) fn row(c: &Counts, descs: &[Option<InstrDesc>], arch: &MicroArch) -> 
         }
     }
     let list: Vec<(PortMask, u64)> = groups.iter().map(|(m, c)| (*m, *c)).collect();
-    let usage = list
-        .iter()
-        .map(|(m, c)| format!("{c}*{}", mask_text(arch, *m)))
-        .collect::<Vec<_>>()
-        .join("+");
+    let names =
+        |m: PortMask| -> Vec<String> { arch.port_names(m).into_iter().map(String::from).collect() };
+    let mut facts = PortFacts {
+        no_data: !c.any_data() && c.n > 0,
+        usage: list
+            .iter()
+            .map(|&(m, uops)| PortGroup {
+                ports: names(m),
+                uops,
+            })
+            .collect(),
+        without_port: no_port,
+        solution: None,
+    };
     let Some(p) = port_pressure(&list) else {
-        let (state, cycles, detail) = if c.any_data() || c.n == 0 {
-            (
-                RowState::Bound,
-                Some(0.0),
-                "no µop needs a port".to_string(),
-            )
+        let (state, cycles) = if facts.no_data {
+            (RowState::Unknown, None)
         } else {
-            (RowState::Unknown, None, "no instruction data".to_string())
+            (RowState::Bound, Some(0.0))
         };
         return PortsRow {
-            row: BoundRow::new(BoundKind::Ports, state, cycles, detail)
+            row: BoundRow::new(BoundKind::Ports, state, cycles, BoundFacts::Ports(facts))
                 .left_out(c.left_out.clone()),
             loads: Vec::new(),
             critical: Vec::new(),
         };
     };
-    let names = arch.port_names(p.critical);
     let confined: u64 = list
         .iter()
         .filter(|(m, _)| m.is_subset(p.critical))
@@ -189,28 +184,23 @@ pub(super) fn row(c: &Counts, descs: &[Option<InstrDesc>], arch: &MicroArch) -> 
             load: p.loads.get(&i).copied().unwrap_or(0.0),
         })
         .collect();
-    let load_text = loads
-        .iter()
-        .map(|l| format!("p{} {}", l.port, fmt_num(l.load)))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let detail = format!(
-        "Q* = {}: {confined} µops confined to {} port(s) = {}; loads: {load_text}",
-        mask_text(arch, p.critical),
-        names.len(),
-        fmt_num(p.cycles)
-    );
-    let row = BoundRow::new(BoundKind::Ports, RowState::Bound, Some(p.cycles), detail)
-        .input(
-            "port usage",
-            if usage.is_empty() { "-".into() } else { usage },
-        )
-        .input("µops without a port", no_port)
-        .left_out(c.left_out.clone());
+    let critical = names(p.critical);
+    facts.solution = Some(PortSolution {
+        critical: critical.clone(),
+        confined,
+        loads: loads.clone(),
+    });
+    let row = BoundRow::new(
+        BoundKind::Ports,
+        RowState::Bound,
+        Some(p.cycles),
+        BoundFacts::Ports(facts),
+    )
+    .left_out(c.left_out.clone());
     PortsRow {
         row,
         loads,
-        critical: names.into_iter().map(String::from).collect(),
+        critical,
     }
 }
 
@@ -222,28 +212,16 @@ pub(super) fn divider_row(c: &Counts, descs: &[Option<InstrDesc>]) -> BoundRow {
         .filter_map(|(i, d)| d.as_ref()?.div_cycles.filter(|&v| v > 0).map(|v| (i, v)))
         .collect();
     let total: u64 = lines.iter().map(|&(_, v)| u64::from(v)).sum();
-    let row = if !c.any_data() && c.n > 0 {
-        BoundRow::new(
-            BoundKind::Divider,
-            RowState::Unknown,
-            None,
-            "no instruction data".into(),
-        )
-    } else if lines.is_empty() {
-        BoundRow::new(
-            BoundKind::Divider,
-            RowState::Bound,
-            Some(0.0),
-            "no divider instructions".into(),
-        )
+    let no_data = !c.any_data() && c.n > 0;
+    let (state, cycles) = if no_data {
+        (RowState::Unknown, None)
     } else {
-        let which: Vec<usize> = lines.iter().map(|l| l.0).collect();
-        BoundRow::new(
-            BoundKind::Divider,
-            RowState::Bound,
-            Some(total as f64),
-            format!("Σ div_cycles of lines {} = {total}", fmt_lines(&which)),
-        )
+        (RowState::Bound, Some(total as f64))
     };
-    row.input("div cycles", total).left_out(c.left_out.clone())
+    let facts = BoundFacts::Divider {
+        no_data,
+        cycles: total,
+        lines: lines.iter().map(|l| l.0).collect(),
+    };
+    BoundRow::new(BoundKind::Divider, state, cycles, facts).left_out(c.left_out.clone())
 }

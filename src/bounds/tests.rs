@@ -137,14 +137,6 @@ fn cycle_ratio_through_a_long_in_iteration_path() {
     assert_eq!(max_cycle_ratio(4, &edges), Some((5, 1, vec![1, 2, 3])));
 }
 
-#[test]
-fn number_formatting() {
-    assert_eq!(fmt_num(3.5), "3.5");
-    assert_eq!(fmt_num(4.0), "4");
-    assert_eq!(fmt_num(1.0 / 3.0), "0.333");
-    assert_eq!(fmt_num(0.0), "0");
-}
-
 mod rows {
     use iced_x86::code_asm::*;
 
@@ -281,11 +273,14 @@ mod rows {
         let b = run(&instrs, &descs, &hsw, &BoundOptions::default());
         assert_eq!(b.row(BoundKind::Dsb).unwrap().state, RowState::Info);
         assert_eq!(b.row(BoundKind::Mite).unwrap().state, RowState::Info);
-        assert!(b
-            .row(BoundKind::Lsd)
-            .unwrap()
-            .detail
-            .contains("fits the LSD"));
+        assert!(matches!(
+            b.row(BoundKind::Lsd).unwrap().facts,
+            BoundFacts::Lsd {
+                enabled: Some(true),
+                streams: true,
+                ..
+            }
+        ));
         let skl = uarch::load("SKL").unwrap();
         let b = run(
             &instrs,
@@ -294,10 +289,13 @@ mod rows {
             &BoundOptions::default(),
         );
         assert_eq!(b.row(BoundKind::Dsb).unwrap().state, RowState::Bound);
-        assert_eq!(
-            b.row(BoundKind::Lsd).unwrap().detail,
-            "LSD disabled on this arch"
-        );
+        assert!(matches!(
+            b.row(BoundKind::Lsd).unwrap().facts,
+            BoundFacts::Lsd {
+                enabled: Some(false),
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -329,8 +327,27 @@ mod rows {
         assert!(b.chain.is_none());
         assert_eq!(b.predicted, Some(0.0));
         assert_eq!(b.bottleneck, None);
-        let t = text::render_text(&b, &skl.name);
-        assert!(t.contains("Cycles/iter"));
+    }
+
+    #[test]
+    fn every_row_carries_the_facts_of_its_kind() {
+        let instrs = assemble(|a, top| {
+            a.add(rax, qword_ptr(rdi)).unwrap();
+            a.mov(qword_ptr(rsi + rcx * 8), rax).unwrap();
+            a.sub(rcx, 1).unwrap();
+            a.jne(top).unwrap();
+        });
+        for name in ["SKL", "HSW", "ZEN4"] {
+            let arch = uarch::load(name).unwrap();
+            let descs = all(&arch, &instrs, "");
+            let b = run(&instrs, &descs, &arch, &BoundOptions::default());
+            let mut kinds: Vec<BoundKind> = b.rows.iter().map(|r| r.kind).collect();
+            for r in &b.rows {
+                assert_eq!(r.facts.kind(), r.kind, "{name}: {:?}", r.facts);
+            }
+            kinds.dedup();
+            assert_eq!(kinds.len(), b.rows.len(), "{name}: one row per kind");
+        }
     }
 
     #[test]
@@ -345,11 +362,10 @@ mod rows {
         let b = run(&instrs, &descs, &skl, &BoundOptions::default());
         let r = b.row(BoundKind::OooWindow).unwrap();
         assert_eq!(r.state, RowState::Info);
-        assert!(
-            r.detail.starts_with("one iteration exceeds the ROB"),
-            "{}",
-            r.detail
-        );
+        let BoundFacts::OooWindow(w) = &r.facts else {
+            panic!("{:?}", r.facts)
+        };
+        assert_eq!(w.exceeded, vec![Structure::Rob], "{w:?}");
     }
 
     #[test]

@@ -85,12 +85,24 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     }
     let arch = uarch::load(&chosen.name).map_err(Failure::input)?;
     let data = dataset::load_first(&sources, &arch.name, &dirs.cache).map_err(env::data_failure)?;
-    let mut warnings = loaded.warnings.clone();
+    // Typed here, worded by the report (text, stderr and JSON alike).
+    use suaca::analysis::Warning;
+    let mut warnings: Vec<Warning> = loaded
+        .warnings
+        .iter()
+        .cloned()
+        .map(Warning::Assembler)
+        .collect();
     // Text mode printed these already (main.rs); JSON has no other place for them.
     if args.output_format() == OutputFormat::Json {
-        warnings.extend(args.dropped_options.iter().cloned());
+        warnings.extend(
+            args.dropped_options
+                .iter()
+                .cloned()
+                .map(Warning::IgnoredOption),
+        );
     }
-    warnings.extend(data.warnings.iter().map(ToString::to_string));
+    warnings.extend(data.warnings.iter().cloned().map(Warning::Dataset));
     let all_instrs: Vec<Instr> = decoded
         .iter()
         .flat_map(|(_, i)| i.iter().cloned())

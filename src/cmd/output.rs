@@ -43,7 +43,7 @@ pub fn write(report: &Report, args: &AnalyzeArgs) -> Result<(), Failure> {
     let json = args.output_format() == OutputFormat::Json;
     if !json {
         for w in &report.warnings {
-            eprintln!("suaca: warning: {w}");
+            eprintln!("suaca: warning: {}", suaca::report::warning::message(w));
         }
     }
     let file = output_file(args);

@@ -5,6 +5,7 @@
 //! `docs/suaca-report.schema.json`) and HTML trace renderings.
 //! Must not touch: simulation state (views see only events and the static program).
 
+pub mod bounds;
 pub mod fit;
 pub mod graphs;
 mod line_table;
@@ -13,5 +14,6 @@ pub mod text;
 pub mod timeline_text;
 pub mod trace;
 pub mod views;
+pub mod warning;
 
 pub use model::Report;

@@ -158,10 +158,12 @@ pub struct RegionReport {
     pub detail: Option<DetailReport>,
     /// `-b`.
     pub branches: Option<BranchReport>,
-    /// The bottleneck table (speed limits, per iteration).
+    /// The bottleneck table (speed limits, per iteration); in JSON with the rows' words.
+    #[serde(serialize_with = "super::bounds::json::serialize")]
     pub bounds: crate::bounds::Bounds,
-    /// Warnings about this region (unsupported instructions, ...).
-    pub warnings: Vec<String>,
+    /// Warnings about this region (unsupported instructions, ...); in JSON as messages.
+    #[serde(serialize_with = "super::warning::serialize")]
+    pub warnings: Vec<crate::analysis::Warning>,
     /// The control-flow and dependency graphs.
     pub graphs: Graphs,
     /// `--timeline`: the first iterations of the table's run, cycle by cycle.
@@ -231,8 +233,9 @@ pub struct Report {
     pub model_disabled: Vec<String>,
     /// The input.
     pub input: InputInfo,
-    /// Warnings not tied to a region (data sources, the assembler).
-    pub warnings: Vec<String>,
+    /// Warnings not tied to a region (data sources, the assembler); in JSON as messages.
+    #[serde(serialize_with = "super::warning::serialize")]
+    pub warnings: Vec<crate::analysis::Warning>,
     /// Per region.
     pub regions: Vec<RegionReport>,
 }

@@ -97,7 +97,8 @@ fn render_region(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     for w in &region.warnings {
-        write_wrapped(out, &format!("Warning: {w}"), opts.width, 2)?;
+        let line = format!("Warning: {}", super::warning::message(w));
+        write_wrapped(out, &line, opts.width, 2)?;
     }
     if !region.warnings.is_empty() {
         writeln!(out)?;
@@ -139,20 +140,16 @@ fn render_bounds(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let b = &region.bounds;
-    let style = crate::bounds::text::Style {
+    let style = super::bounds::Style {
         width: opts.width,
         color: opts.color,
     };
-    write!(
-        out,
-        "{}",
-        crate::bounds::text::render_styled(b, arch, &style)
-    )?;
+    write!(out, "{}", super::bounds::render_styled(b, arch, &style))?;
     let simulated = region.runs.first().map(|r| r.throughput);
     if let (Some(sim), Some(bound)) = (simulated, b.predicted) {
         let what = b
             .bottleneck
-            .map(|k| k.label().to_lowercase())
+            .map(|k| super::bounds::label(k).to_lowercase())
             .unwrap_or_default();
         let mut line =
             format!("Simulated: {sim:.2} cycles per iteration; largest bound: {bound:.2} ({what})");

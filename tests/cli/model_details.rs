@@ -307,3 +307,30 @@ fn the_report_names_the_mode() {
     assert!(run("4801c8").contains("Mode: unrolled"));
     assert!(run("4801c84839f775f8").contains("Mode: loop (line 2 `jnz 0x0`"));
 }
+
+/// Issue #17 item 6: the bottleneck table numbers its rows once each (the decoders and the
+/// microcode sequencer both said 11), and the chain names a register as the code does
+/// (`xmm1`, not the tracked `zmm1`).
+#[test]
+fn bottleneck_rows_are_numbered_once_and_name_xmm_registers() {
+    let home = tempfile::tempdir().unwrap();
+    // vaddps xmm0, xmm1, xmm2; vmulps xmm1, xmm1, xmm2; movaps xmm2, xmm1
+    let out = suaca(
+        &["--arch", "ZEN4", "-p", "--hex", "c5f058c2c5f059ca0f28d1"],
+        home.path(),
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let table = text
+        .split("Bottleneck analysis")
+        .nth(1)
+        .expect("a bottleneck table");
+    let numbers: Vec<usize> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert!(numbers.len() >= 14, "{table}");
+    assert_eq!(numbers, (1..=numbers.len()).collect::<Vec<_>>(), "{table}");
+    assert!(table.contains("1 -xmm1'-> 1"), "{table}");
+    assert!(!table.contains("zmm"), "{table}");
+}

@@ -5,7 +5,7 @@
 
 use iced_x86::code_asm::*;
 use iced_x86::Register;
-use suaca::bounds::{self, BoundKind, BoundOptions, Bounds, RowState};
+use suaca::bounds::{self, BoundFacts, BoundKind, BoundOptions, Bounds, RowState};
 use suaca::cfg::Cfg;
 use suaca::db::{Endpoint, InstrDesc, LatVia, OpLatency, PortGroupDesc, Variant};
 use suaca::deps::DepGraph;
@@ -195,10 +195,18 @@ fn sum_halves_is_width_bound() {
     assert_cycles(&b, BoundKind::Ports, 3.0);
     assert_cycles(&b, BoundKind::Loads, 1.0);
     let w = b.row(BoundKind::IssueWidth).unwrap();
+    let BoundFacts::IssueWidth(f) = &w.facts else {
+        panic!("{:?}", w.facts)
+    };
+    assert_eq!(f.macro_fused_pairs, vec![13], "{f:?}");
+    assert_eq!(f.fused_uops, 14);
+    let words = suaca::report::bounds::words(w);
     assert!(
-        w.inputs.iter().any(|i| i.value == "13+14"),
+        words
+            .inputs
+            .contains(&("macro-fused pairs", "13+14".to_string())),
         "{:?}",
-        w.inputs
+        words.inputs
     );
 }
 
@@ -546,8 +554,8 @@ fn rendering_is_deterministic_and_complete() {
     let a = analyze(&instrs, descs.clone(), &arch);
     let b = analyze(&instrs, descs, &arch);
     assert_eq!(a, b);
-    let text = bounds::text::render_text(&a, &arch.name);
-    assert_eq!(text, bounds::text::render_text(&b, &arch.name));
+    let text = suaca::report::bounds::render_text(&a, &arch.name);
+    assert_eq!(text, suaca::report::bounds::render_text(&b, &arch.name));
     for label in [
         "Issue width",
         "Port pressure",
@@ -567,5 +575,5 @@ fn show_table() {
     let arch = skl();
     let (instrs, descs) = sum_halves(&arch);
     let b = analyze(&instrs, descs, &arch);
-    println!("{}", bounds::text::render_text(&b, &arch.name));
+    println!("{}", suaca::report::bounds::render_text(&b, &arch.name));
 }

@@ -2,7 +2,8 @@
 
 use comfy_table::{presets::ASCII_MARKDOWN, Attribute, Cell, Color, Table};
 
-use super::{fmt_lines, fmt_num, BoundRow, Bounds, RowState};
+use super::{fmt_lines, fmt_num, label, words};
+use crate::bounds::{BoundRow, Bounds, RowState};
 
 fn cycles_cell(r: &BoundRow, predicted: Option<f64>) -> String {
     match (r.cycles, r.state) {
@@ -25,10 +26,12 @@ fn binds_cell(r: &BoundRow) -> &'static str {
     }
 }
 
+/// The detail, then `; name: value` per input, then the lines left out.
 fn detail_cell(r: &BoundRow) -> String {
-    let mut s = r.detail.clone();
-    for i in &r.inputs {
-        s.push_str(&format!("; {}: {}", i.name, i.value));
+    let w = words(r);
+    let mut s = w.detail;
+    for (name, value) in &w.inputs {
+        s.push_str(&format!("; {name}: {value}"));
     }
     if !r.left_out.is_empty() {
         s.push_str(&format!(
@@ -69,7 +72,7 @@ pub fn render_styled(bounds: &Bounds, arch: &str, style: &Style) -> String {
             "Bottleneck analysis ({}): at least {} cycles per iteration, bound by {}\n",
             arch,
             fmt_num(p),
-            b.label().to_lowercase()
+            label(b).to_lowercase()
         )),
         _ => out.push_str(&format!("Bottleneck analysis ({}): no bound known\n", arch)),
     }
@@ -87,20 +90,22 @@ pub fn render_styled(bounds: &Bounds, arch: &str, style: &Style) -> String {
         t.force_no_tty();
     }
     t.set_header(vec!["#", "Limit", "Cycles/iter", "Binds", "Inputs/detail"]);
-    for r in &bounds.rows {
+    // Rows are numbered in the order shown, once each (the speed-limit numbers of
+    // `BoundKind::number` share 11 between the decoders and the microcode sequencer).
+    for (n, r) in bounds.rows.iter().enumerate() {
         let mut binds = Cell::new(binds_cell(r));
         if style.color && r.binds {
             binds = binds.fg(Color::Red).add_attribute(Attribute::Bold);
         }
         t.add_row(vec![
-            Cell::new(r.kind.number()),
-            Cell::new(r.kind.label()),
+            Cell::new(n + 1),
+            Cell::new(label(r.kind)),
             Cell::new(cycles_cell(r, bounds.predicted)),
             binds,
             Cell::new(detail_cell(r)),
         ]);
     }
-    crate::report::fit::fit(&mut t, style.width, 4);
+    super::super::fit::fit(&mut t, style.width, 4);
     out.push_str(&t.to_string());
     out.push('\n');
     out

@@ -1,0 +1,64 @@
+//! The words of a [`Warning`]: one message for the text report, standard error and the
+//! JSON `warnings` strings.
+
+use serde::Serializer;
+
+use crate::analysis::Warning;
+
+/// The message of `w` (without the `Warning:` prefix of the text report).
+pub fn message(w: &Warning) -> String {
+    match w {
+        Warning::NoData { line, text, arch } => {
+            format!(
+                "line {line}: no data for `{text}` on {arch}; it is not accounted in the analysis"
+            )
+        }
+        Warning::NoConditionalJump => "-b: the region has no conditional jump".to_string(),
+        Warning::Assembler(message) => message.clone(),
+        Warning::Dataset(d) => d.to_string(),
+        Warning::IgnoredOption(note) => note.clone(),
+    }
+}
+
+/// Serializes warnings as their messages (`#[serde(serialize_with)]`: the schema's
+/// `warnings` are strings).
+pub fn serialize<S: Serializer>(warnings: &[Warning], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(warnings.iter().map(message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_keep_their_wording() {
+        let w = Warning::NoData {
+            line: 3,
+            text: "add rax, 0x20".into(),
+            arch: "SKL".into(),
+        };
+        assert_eq!(
+            message(&w),
+            "line 3: no data for `add rax, 0x20` on SKL; it is not accounted in the analysis"
+        );
+        assert_eq!(
+            message(&Warning::NoConditionalJump),
+            "-b: the region has no conditional jump"
+        );
+        let json = serde_json::to_string(&Wrapped(vec![w, Warning::Assembler("x.s:2: m".into())]))
+            .expect("serializes");
+        assert_eq!(
+            json,
+            r#"["line 3: no data for `add rax, 0x20` on SKL; it is not accounted in the analysis","x.s:2: m"]"#
+        );
+    }
+
+    /// A list serialized as the report serializes its warnings.
+    struct Wrapped(Vec<Warning>);
+
+    impl serde::Serialize for Wrapped {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            serialize(&self.0, s)
+        }
+    }
+}
