@@ -130,6 +130,11 @@ fn load_model(args: &ProfileArgs, arch: Option<&str>) -> Result<LoadedModels, Fa
         eprintln!("suaca: warning: the host CPU is not a known arch: no prediction (use --arch)");
         return Ok(LoadedModels::default());
     };
+    // A host CPUID names (Zen 5) before the project describes it: no model to predict with.
+    if args.arch.is_none() && suaca::uarch::host::DETECTED_ONLY.contains(&arch) {
+        eprintln!("suaca: warning: no data for the host's {arch} yet: no prediction (use --arch)");
+        return Ok(LoadedModels::default());
+    }
     let dirs = env::dirs()?;
     let sources = env::sources(args.uops_xml.as_deref(), &dirs);
     let models = batch::load_models(&[arch], &sources, &dirs.cache);

@@ -38,24 +38,6 @@ pub fn cpu_model() -> String {
         .to_string()
 }
 
-/// uops.info arch name from CPUID vendor/family/model (None if unknown).
-pub fn detect_arch() -> Option<String> {
-    let v = super::jit::cpuid(0, 0);
-    let vendor: Vec<u8> = [v[1], v[3], v[2]]
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
-    let l1 = super::jit::cpuid(1, 0)[0];
-    let base_fam = (l1 >> 8) & 0xF;
-    let fam = if base_fam == 0xF {
-        base_fam + ((l1 >> 20) & 0xFF)
-    } else {
-        base_fam
-    };
-    let model = ((l1 >> 4) & 0xF) | (((l1 >> 16) & 0xF) << 4);
-    super::arch_name(&String::from_utf8_lossy(&vendor), fam, model).map(str::to_string)
-}
-
 fn default_checkpoint(out: &Path) -> PathBuf {
     let mut s = out.as_os_str().to_owned();
     s.push(".checkpoint.jsonl");
@@ -75,7 +57,7 @@ pub fn run(
     let arch = config
         .arch
         .clone()
-        .or_else(detect_arch)
+        .or_else(|| crate::uarch::host::detect().map(str::to_string))
         .ok_or_else(|| MeasureError::Config("unknown CPU: pass an architecture name".into()))?;
     let cpu = cpu_model();
     // Catalogue.
