@@ -7,7 +7,7 @@
 //! the signal and loses one benchmark, not the run. The child must not inherit handlers of the
 //! parent (e.g. a CLI's Ctrl-C handler): they could jump back into the parent's logic.
 
-use super::MeasureError;
+use super::{HarnessError, MeasureError};
 
 /// Creates a pipe and forks. Returns `(read_fd, write_fd, pid)`; `pid == 0` in the child.
 pub fn fork_with_pipe() -> Result<(i32, i32, i32), MeasureError> {
@@ -16,10 +16,7 @@ pub fn fork_with_pipe() -> Result<(i32, i32, i32), MeasureError> {
     // SAFETY: `fds` is a valid 2-element array for pipe2 to fill.
     let rc = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
     if rc != 0 {
-        return Err(MeasureError::Harness(format!(
-            "pipe: {}",
-            std::io::Error::last_os_error()
-        )));
+        return Err(os_error("pipe"));
     }
     #[allow(unsafe_code)]
     // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
@@ -31,10 +28,7 @@ pub fn fork_with_pipe() -> Result<(i32, i32, i32), MeasureError> {
     if pid < 0 {
         close(fds[0]);
         close(fds[1]);
-        return Err(MeasureError::Harness(format!(
-            "fork: {}",
-            std::io::Error::last_os_error()
-        )));
+        return Err(os_error("fork"));
     }
     Ok((fds[0], fds[1], pid))
 }
@@ -155,10 +149,7 @@ pub fn wait(pid: i32) -> Result<super::harness::ChildEnd, MeasureError> {
             break;
         }
         if rc < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return Err(MeasureError::Harness(format!(
-                "waitpid: {}",
-                std::io::Error::last_os_error()
-            )));
+            return Err(os_error("waitpid"));
         }
     }
     Ok(if libc::WIFSIGNALED(status) {
@@ -436,4 +427,13 @@ pub fn perf_rdpmc_counter(fd: i32, unmap: bool) -> Result<(u32, u32), String> {
         }
     }
     super::timer::rdpmc_counter(&page)
+}
+
+/// The last OS error of `call`, as a harness error.
+fn os_error(call: &'static str) -> MeasureError {
+    HarnessError::Os {
+        call,
+        source: std::io::Error::last_os_error(),
+    }
+    .into()
 }

@@ -13,14 +13,13 @@
 //! machine (X-Ray style parameters) ─► arch TOML
 //! ```
 //!
-//! Method: uops.info (seed digest §1, §4a Mode A/B), X-Ray for machine parameters, and
-//! `docs/host-measurement.md` for the protocol on this host.
-
-use thiserror::Error;
+//! Method: uops.info (Mode A: timing only; Mode B: per-port counters), X-Ray for machine
+//! parameters (docs/sources.md), and `docs/measurement.md` for the timing protocol.
 
 pub mod catalog;
 pub mod checkpoint;
 pub mod counters;
+mod error;
 pub mod harness;
 pub mod infer;
 pub mod layout;
@@ -37,37 +36,6 @@ pub mod engine;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub mod jit;
 
-/// Errors of the measure subsystem.
-#[derive(Debug, Error)]
-pub enum MeasureError {
-    /// The host cannot run generated code (not x86-64 Linux).
-    #[error("measuring needs x86-64 Linux; this host is {0}")]
-    Unsupported(String),
-    /// mmap/fork/pipe failures.
-    #[error("harness: {0}")]
-    Harness(String),
-    /// iced-x86 could not encode a kernel.
-    #[error("encoding: {0}")]
-    Encode(String),
-    /// The time base could not be calibrated (clock unstable or not what it should be).
-    #[error("refusing to measure: {0}. Make the machine quieter (no frequency scaling, no other load) and retry.")]
-    Calibration(String),
-    /// Reading or writing files.
-    #[error("{path}: {source}")]
-    Io {
-        /// File.
-        path: std::path::PathBuf,
-        /// Cause.
-        source: std::io::Error,
-    },
-    /// Bad configuration (filter regex, CPU number...).
-    #[error("configuration: {0}")]
-    Config(String),
-    /// Reading the skeleton XML.
-    #[error("skeleton: {0}")]
-    Skeleton(String),
-}
-
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod run;
 
@@ -76,6 +44,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use catalog::CatalogOptions;
+pub use error::{CalibrationError, ConfigError, EncodeError, HarnessError, MeasureError};
 pub use machine::MachineParams;
 
 /// What [`run`] measures and where it writes.
