@@ -80,12 +80,52 @@ fn memory_operands(instrs: &[Instr]) -> Vec<Mem> {
     v
 }
 
+/// Why a loop's registers cannot be given values that keep it in the harness's buffer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlacementError {
+    /// No counter start gives the wanted iteration count.
+    #[error(transparent)]
+    Trip(#[from] trip::NoTrip),
+    /// The counter addresses memory, but the exit test fixes its values.
+    #[error(
+        "the loop counter {} is a memory base at line {line}, but its values are fixed by the \
+         exit test at line {test_line}: its addresses cannot be placed in the buffer",
+        gpr_name(*counter)
+    )]
+    CounterIsBase {
+        /// The counter (GPR number).
+        counter: usize,
+        /// A line using it as a base.
+        line: usize,
+        /// The exit test's line.
+        test_line: usize,
+    },
+    /// A base moves too far over the run for the loop arena.
+    #[error(
+        "the addresses of {} at {at} move {stride} bytes per iteration: {iterations} iterations \
+         need {size} bytes, more than the {LOOP_ARENA_LEN} bytes of the buffer's loop arena",
+        gpr_name(*base)
+    )]
+    ArenaFull {
+        /// The base register (GPR number).
+        base: usize,
+        /// `line N (text)` of its widest-moving operand.
+        at: String,
+        /// Bytes per iteration.
+        stride: i64,
+        /// Iterations of the longer run.
+        iterations: u64,
+        /// Bytes needed.
+        size: u64,
+    },
+}
+
 /// Plans the N and 2N runs of `shape` over `instrs`.
 pub fn plan(
     instrs: &[Instr],
     block: &RunnableBlock,
     shape: &LoopShape,
-) -> Result<LoopPlan, String> {
+) -> Result<LoopPlan, PlacementError> {
     let mems = memory_operands(instrs);
     let motion = &shape.motion;
     let step = |r: Option<usize>| r.map_or(0, |r| motion[r].per_iteration());
@@ -154,12 +194,11 @@ pub fn plan(
     if is_base(counter) && bound.is_none() {
         let m = mems.iter().find(|m| m.base == Some(counter));
         let line = m.map_or(shape.test_line, |m| instrs[m.pos].line);
-        return Err(format!(
-            "the loop counter {} is a memory base at line {line}, but its values are fixed by \
-             the exit test at line {}: its addresses cannot be placed in the buffer",
-            gpr_name(counter),
-            shape.test_line
-        ));
+        return Err(PlacementError::CounterIsBase {
+            counter,
+            line,
+            test_line: shape.test_line,
+        });
     }
     // The compared register, from where the counter starts.
     let mut setup_bound = String::new();
@@ -261,7 +300,7 @@ fn place_base(
     runs: &[u64; 2],
     vals: &mut [[Option<u64>; 16]; 2],
     arena: &mut Arena,
-) -> Result<(), String> {
+) -> Result<(), PlacementError> {
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
     let mut widest: Option<(&Mem, i64)> = None;
     for m in mems.iter().filter(|m| m.base == Some(r)) {
@@ -289,13 +328,13 @@ fn place_base(
         let at = m.map_or(String::new(), |m| {
             format!("line {} ({})", instrs[m.pos].line, instrs[m.pos].text)
         });
-        format!(
-            "the addresses of {} at {at} move {stride} bytes per iteration: {} iterations need \
-             {size} bytes, more than the {} bytes of the buffer's loop arena",
-            gpr_name(r),
-            runs[1],
-            LOOP_ARENA_LEN
-        )
+        PlacementError::ArenaFull {
+            base: r,
+            at,
+            stride,
+            iterations: runs[1],
+            size,
+        }
     })?;
     let v = (start as i64).wrapping_sub(lo) as u64;
     vals[0][r] = Some(v);
@@ -315,7 +354,7 @@ mod tests {
         let i = decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap();
         let b = crate::profile::block::plan_loop(&i).unwrap();
         let s = detect(&i, None).unwrap().unwrap();
-        plan(&i, &b, &s)
+        plan(&i, &b, &s).map_err(|e| e.to_string())
     }
 
     fn inside(a: u64) -> bool {

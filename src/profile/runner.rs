@@ -78,9 +78,9 @@ impl Profiler {
             loop_shape::detect(instrs, self.opts.counter).map_err(ProfileError::Unsupported)?;
         let (block, kernels, pair, copies, looped) = match shape {
             Some(shape) => {
-                let block = block::plan_loop(instrs).map_err(unsupported)?;
+                let block = block::plan_loop(instrs).map_err(|e| unsupported(e.into()))?;
                 let p =
-                    placement::plan(instrs, &block, &shape).map_err(ProfileError::Unsupported)?;
+                    placement::plan(instrs, &block, &shape).map_err(|e| unsupported(e.into()))?;
                 let at = instrs.first().map_or(0, |i| i.address);
                 let (ka, fa) = self.push_loop(&block, &shape, &p.values[0], at)?;
                 let (kb, fb) = self.push_loop(&block, &shape, &p.values[1], at)?;
@@ -100,7 +100,7 @@ impl Profiler {
                             .into(),
                     ));
                 }
-                let block = block::plan(instrs).map_err(unsupported)?;
+                let block = block::plan(instrs).map_err(|e| unsupported(e.into()))?;
                 let (ca, cb) = self.opts.copies_for(block.len());
                 let (ka, fa) = self.push_kernel(&block, ca)?;
                 let (kb, fb) = self.push_kernel(&block, cb)?;
@@ -358,6 +358,6 @@ fn locate(
 }
 
 /// A refusal as the profiler reports it.
-fn unsupported(r: block::Refusal) -> ProfileError {
+fn unsupported(r: Box<dyn std::error::Error>) -> ProfileError {
     ProfileError::Unsupported(r.to_string())
 }
