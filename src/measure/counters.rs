@@ -218,17 +218,20 @@ pub fn infer_from_interference(exps: &[Interference]) -> (Vec<(String, u32)>, f6
 /// Opens the per-port counters of `arch` for the calling thread (Mode B). Fails cleanly where
 /// the PMU is absent (as on this KVM host).
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-pub fn open_port_counters(arch: &str) -> Result<Vec<(PortEvent, i32)>, String> {
-    let evs = port_events(arch).ok_or_else(|| format!("no port counters known for {arch}"))?;
+pub fn open_port_counters(arch: &str) -> Result<Vec<(PortEvent, i32)>, super::CounterError> {
+    let evs = port_events(arch).ok_or_else(|| super::CounterError::NoEvents(arch.to_string()))?;
     let mut out = Vec::new();
     for e in evs {
         match super::child::perf_open(super::child::PERF_TYPE_RAW, e.raw_config()) {
             Ok(fd) => out.push((e, fd)),
-            Err(err) => {
+            Err(source) => {
                 for (_, fd) in out {
                     super::child::close(fd);
                 }
-                return Err(format!("perf_event_open(raw {:#x}): {err}", e.raw_config()));
+                return Err(super::CounterError::Open {
+                    config: e.raw_config(),
+                    source,
+                });
             }
         }
     }

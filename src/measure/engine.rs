@@ -12,7 +12,7 @@ use super::harness::{self, ChildEnd, HostIsa, Kernel, Outcome, Pair, PairRaw, Pr
 use super::jit::{DataMem, ExecMem, FnHandle, DATA_SIZE};
 use super::portcount::PortCounterSource;
 use super::timer::{self, Calibration, CalibrationLimits, Clock, TimeBase};
-use super::{HarnessError, MeasureError};
+use super::{CounterError, HarnessError, MeasureError};
 
 #[derive(Serialize, Deserialize)]
 enum Msg {
@@ -105,7 +105,9 @@ pub fn probe_time_base() -> TimeBase {
                 },
             }
         }
-        Err(e) => TimeBase::Tsc { perf_error: e },
+        Err(e) => TimeBase::Tsc {
+            perf_error: e.to_string(),
+        },
     }
 }
 
@@ -386,14 +388,17 @@ impl Engine {
 
 impl Engine {
     /// Whether the per-port counter `events` open for this thread (Mode B); the reason if not.
-    pub fn port_counters_available(&self, events: &[PortEvent]) -> Result<(), String> {
+    pub fn port_counters_available(&self, events: &[PortEvent]) -> Result<(), CounterError> {
         let mut fds = Vec::new();
         let mut err = None;
         for e in events {
             match child::perf_open(child::PERF_TYPE_RAW, e.raw_config()) {
                 Ok(fd) => fds.push(fd),
-                Err(x) => {
-                    err = Some(format!("perf_event_open(raw {:#x}): {x}", e.raw_config()));
+                Err(source) => {
+                    err = Some(CounterError::Open {
+                        config: e.raw_config(),
+                        source,
+                    });
                     break;
                 }
             }

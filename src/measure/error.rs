@@ -151,6 +151,43 @@ pub enum ConfigError {
     },
 }
 
+/// Why performance counters cannot be used here (the caller then falls back to the TSC or to
+/// inferring ports).
+#[derive(Debug, Error)]
+pub enum CounterError {
+    /// perf_event_open refused an event.
+    #[error("perf_event_open(raw {config:#x}): {source}")]
+    Open {
+        /// The raw event configuration.
+        config: u64,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// No per-port events are known for the arch.
+    #[error("no port counters known for {0}")]
+    NoEvents(String),
+    /// The event's first page could not be mapped.
+    #[error("mmap of the perf event: {0}")]
+    Mmap(std::io::Error),
+    /// The mapped page does not allow `rdpmc`.
+    #[error(transparent)]
+    Rdpmc(#[from] RdpmcError),
+}
+
+/// What the perf event's mapped page says against user-space `rdpmc`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RdpmcError {
+    /// Fewer bytes than the fields read.
+    #[error("perf mmap page too short")]
+    PageTooShort,
+    /// `cap_user_rdpmc` is clear.
+    #[error("the kernel does not allow user rdpmc (cap_user_rdpmc = 0)")]
+    NotAllowed,
+    /// The event has no hardware counter (index 0).
+    #[error("the counter is not active (index 0)")]
+    Inactive,
+}
+
 /// ` at 0x…` for a fixed-address mapping.
 fn at_suffix(at: Option<u64>) -> String {
     at.map(|a| format!(" at {a:#x}")).unwrap_or_default()

@@ -44,7 +44,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use catalog::CatalogOptions;
-pub use error::{CalibrationError, ConfigError, EncodeError, HarnessError, MeasureError};
+pub use error::{
+    CalibrationError, ConfigError, CounterError, EncodeError, HarnessError, MeasureError,
+    RdpmcError,
+};
 pub use machine::MachineParams;
 
 /// What [`run`] measures and where it writes.
