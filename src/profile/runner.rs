@@ -75,7 +75,7 @@ impl Profiler {
         self.exec.clear();
         let calib = self.calibration_pairs()?;
         let shape =
-            loop_shape::detect(instrs, self.opts.counter).map_err(ProfileError::Unsupported)?;
+            loop_shape::detect(instrs, self.opts.counter).map_err(|e| unsupported(e.into()))?;
         let (block, kernels, pair, copies, looped) = match shape {
             Some(shape) => {
                 let block = block::plan_loop(instrs).map_err(|e| unsupported(e.into()))?;
