@@ -128,21 +128,7 @@ pub fn plan(
 ) -> Result<LoopPlan, PlacementError> {
     let mems = memory_operands(instrs);
     let motion = &shape.motion;
-    let step = |r: Option<usize>| r.map_or(0, |r| motion[r].per_iteration());
-    // Bytes each base's addresses move per iteration (the most of its operands).
-    let mut movement = [0u64; 16];
-    for m in &mems {
-        if let Some(b) = m.base {
-            let mv = (step(Some(b)) + m.scale * step(m.index)).unsigned_abs();
-            movement[b] = movement[b].max(mv);
-        }
-    }
-    let total: u64 = movement.iter().sum();
-    let len = instrs.len().max(1) as u64;
-    let mut n = TARGET_INSTRUCTIONS.div_ceil(len).clamp(MIN_N, MAX_N);
-    if total > 0 && 2 * n * total > FOOTPRINT_BUDGET {
-        n = (FOOTPRINT_BUDGET / (2 * total)).clamp(MIN_SMALL_N, SMALL_N);
-    }
+    let n = iterations(instrs, &mems, motion);
     let runs = [n, 2 * n];
     let counter = shape.counter;
     let bound = match shape.test {
@@ -201,34 +187,10 @@ pub fn plan(
         });
     }
     // The compared register, from where the counter starts.
-    let mut setup_bound = String::new();
-    if let Some(o) = bound {
-        let c0 = vals[0][counter].unwrap_or(0);
-        for (k, &r) in runs.iter().enumerate() {
-            let t = trip::solve(shape, r, Some(c0))?;
-            vals[k][counter] = Some(t.counter);
-            vals[k][o] = t.other;
-        }
-        let d = |k: usize| {
-            vals[k][o]
-                .unwrap_or(0)
-                .wrapping_sub(vals[k][counter].unwrap_or(0)) as i64
-        };
-        let plus = |v: i64| {
-            if v < 0 {
-                format!("- {}", v.unsigned_abs())
-            } else {
-                format!("+ {v}")
-            }
-        };
-        setup_bound = format!(
-            ", {o} = {c} {} (N) / {c} {} (2N)",
-            plus(d(0)),
-            plus(d(1)),
-            o = gpr_name(o),
-            c = gpr_name(counter),
-        );
-    }
+    let setup_bound = match bound {
+        Some(o) => solve_bound(shape, o, &runs, &mut vals)?,
+        None => String::new(),
+    };
     let mut values = [[0u64; 16]; 2];
     for k in 0..2 {
         for r in 0..16 {
@@ -251,6 +213,64 @@ pub fn plan(
         shape.test_line
     );
     Ok(LoopPlan { n, values, setup })
+}
+
+/// Iterations of the shorter run: enough for ~`TARGET_INSTRUCTIONS` instructions, fewer when
+/// the bases would move past the footprint budget.
+fn iterations(instrs: &[Instr], mems: &[Mem], motion: &[Motion]) -> u64 {
+    let step = |r: Option<usize>| r.map_or(0, |r| motion[r].per_iteration());
+    // Bytes each base's addresses move per iteration (the most of its operands).
+    let mut movement = [0u64; 16];
+    for m in mems {
+        if let Some(b) = m.base {
+            let mv = (step(Some(b)) + m.scale * step(m.index)).unsigned_abs();
+            movement[b] = movement[b].max(mv);
+        }
+    }
+    let total: u64 = movement.iter().sum();
+    let len = instrs.len().max(1) as u64;
+    let n = TARGET_INSTRUCTIONS.div_ceil(len).clamp(MIN_N, MAX_N);
+    if total > 0 && 2 * n * total > FOOTPRINT_BUDGET {
+        (FOOTPRINT_BUDGET / (2 * total)).clamp(MIN_SMALL_N, SMALL_N)
+    } else {
+        n
+    }
+}
+
+/// The values of the counter and of the register `o` it is compared with, for each run, from
+/// where the counter starts; returns their setup text (`, rsi = rax + 6400 (N) / …`).
+fn solve_bound(
+    shape: &LoopShape,
+    o: usize,
+    runs: &[u64; 2],
+    vals: &mut [[Option<u64>; 16]; 2],
+) -> Result<String, PlacementError> {
+    let counter = shape.counter;
+    let c0 = vals[0][counter].unwrap_or(0);
+    for (k, &r) in runs.iter().enumerate() {
+        let t = trip::solve(shape, r, Some(c0))?;
+        vals[k][counter] = Some(t.counter);
+        vals[k][o] = t.other;
+    }
+    let d = |k: usize| {
+        vals[k][o]
+            .unwrap_or(0)
+            .wrapping_sub(vals[k][counter].unwrap_or(0)) as i64
+    };
+    let plus = |v: i64| {
+        if v < 0 {
+            format!("- {}", v.unsigned_abs())
+        } else {
+            format!("+ {v}")
+        }
+    };
+    Ok(format!(
+        ", {o} = {c} {} (N) / {c} {} (2N)",
+        plus(d(0)),
+        plus(d(1)),
+        o = gpr_name(o),
+        c = gpr_name(counter),
+    ))
 }
 
 /// Small values in decimal (signed at the counter's width), addresses in hex.
