@@ -9,7 +9,9 @@
 
 use std::path::Path;
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
 use suaca::db::InstrDb;
 use suaca::ir::Instr;
 use suaca::uopsxml::{read_file, ArchFilter};

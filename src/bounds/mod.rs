@@ -6,8 +6,8 @@
 //! typed [`BoundFacts`] of each row: counts, rates, port sets, line numbers).
 //! Must not touch: the simulator, decoding, the data matcher, words, printing or files (the
 //! text and JSON words of a row are made from its facts in `crate::report::bounds`).
-//! Facts from: Travis Downs, "Performance Speed Limits" (seed 004; digest §3 and the row list
-//! of digest §4b), uops.info's port-usage LP (digest §1.8, solved exactly by the max-density
+//! Facts from: Travis Downs, "Performance Speed Limits" (SL; the row list is in
+//! docs/sources.md), uops.info's port-usage LP (uops.info §5.3.2, solved exactly by the max-density
 //! port set), the SUACA thesis' dependency graph (via [`DepGraph`]) and the simulator's edge
 //! latencies ([`crate::analysis::program::edge_offset`]) so that the chain bound and the
 //! simulation agree.
@@ -44,7 +44,7 @@ pub use chain::max_cycle_ratio;
 pub use facts::*;
 pub use ports::{port_pressure, PortPressure};
 
-/// Which speed limit a row is (digest §4b row numbers in [`BoundKind::number`]).
+/// Which speed limit a row is (row numbers of docs/sources.md in [`BoundKind::number`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BoundKind {
@@ -83,7 +83,7 @@ pub enum BoundKind {
 }
 
 impl BoundKind {
-    /// The row number of digest §4b.
+    /// The row number (docs/sources.md, "Bottleneck rows").
     pub fn number(self) -> u8 {
         match self {
             BoundKind::IssueWidth | BoundKind::IssueInstructions => 1,
@@ -179,7 +179,7 @@ pub struct Chain {
 /// The whole table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Bounds {
-    /// Rows in digest §4b order.
+    /// Rows in row-number order (docs/sources.md).
     pub rows: Vec<BoundRow>,
     /// Max of the known [`RowState::Bound`] rows, cycles per iteration.
     pub predicted: Option<f64>,

@@ -1,10 +1,10 @@
 //! Rows 2 (port pressure) and 3 (divider).
 //!
-//! Port pressure is the uops.info throughput LP (digest §1.8) over the whole loop body:
-//! minimize the most loaded port when every µop may go to any port of its set. Its optimum is
-//! `max over port sets Q of (µops whose set ⊆ Q) / |Q|` (a Hall-type max-flow/min-cut bound).
-//! A maximizing Q is a union of µop port sets, so the search enumerates the union closure of
-//! the distinct sets (at most 2^ports, ≤ 16384 for 14 ports), with exact integer ratios.
+//! Port pressure is the uops.info throughput LP (uops.info §5.3.2, docs/sources.md) over the whole
+//! loop body: minimize the most loaded port when every µop may go to any port of its set. Its
+//! optimum is `max over port sets Q of (µops whose set ⊆ Q) / |Q|` (a Hall-type max-flow/min-cut
+//! bound). A maximizing Q is a union of µop port sets, so the search enumerates the union closure
+//! of the distinct sets (at most 2^ports, ≤ 16384 for 14 ports), with exact integer ratios.
 //!
 //! The per-port loads are the balanced optimal assignment: the largest maximizing set Q1
 //! takes exactly z1 on each of its ports (its µops fill it), the other µops are restricted to

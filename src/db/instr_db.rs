@@ -1,7 +1,7 @@
 //! [`InstrDb`]: one arch's uops.info variants, indexed for matching, and the
 //! [`InstrDesc`] of a matched instruction.
 //!
-//! Facts from: seed digest §1.16 (how uops.info data is consumed): `uops`, `ports`,
+//! Facts from: uops.info's `instructions.xml` attributes (docs/sources.md): `uops`, `ports`,
 //! `uops_retire_slots`, `uops_MITE`, `uops_MS`, `macro_fusible`; `div_cycles`, replaced by
 //! `TP_unrolled` where that is lower because dividers are partially pipelined; throughput
 //! `TP_unrolled`, else `TP_ports`; the `_same_reg`/`_indexed` attribute groups.

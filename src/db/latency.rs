@@ -1,7 +1,7 @@
 //! Operand mapping: the `<operand idx>` of a matched variant to this instruction's registers,
 //! flags and memory operands, and its `<latency>` elements to [`OpLatency`]s.
 //!
-//! Facts from: uops.info's latency attributes (seed digest §1.16): `cycles` from a
+//! Facts from: uops.info's latency attributes (docs/sources.md): `cycles` from a
 //! register/flag value, `cycles_same_reg` when the two operands are the same register,
 //! `cycles_addr` from the base register of a memory start operand, `cycles_addr_index` from
 //! its index register, `cycles_mem` from the memory value; ranges keep their lower bound.

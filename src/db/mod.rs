@@ -4,8 +4,8 @@
 //! Owns: the matcher (iced instruction → uops.info `string`), the operand mapping of the
 //! matched variant to the instruction's registers/flags/memory, and the descriptor.
 //! Must not touch: simulation state, the CLI, file I/O beyond what it is handed.
-//! Facts from: uops.info `instructions.xml` attributes as XED-to-XML writes them (seed digest
-//! §1.16); each submodule names the ones it relies on.
+//! Facts from: uops.info `instructions.xml` attributes as XED-to-XML writes them
+//! (docs/sources.md); each submodule names the ones it relies on.
 //!
 //! ```text
 //! InstrRecord ─► form (compiled per arch) ─┐
@@ -18,11 +18,12 @@ mod form;
 mod instr_db;
 mod latency;
 pub(crate) mod matcher;
-mod names;
+pub(crate) mod names;
 
 pub use desc::{Endpoint, InstrDesc, LatVia, OpLatency, PortGroupDesc, Variant};
 pub use instr_db::{InstrDb, Match};
 pub use matcher::{signature, NoMatch};
+pub use names::{xed_base_name, xed_name};
 
 /// The XED iclasses whose records can match `instrs`: the candidates [`InstrDb::find`] looks
 /// up. An [`InstrDb`] built from only the records of these iclasses

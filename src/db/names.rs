@@ -1,5 +1,9 @@
 //! Names: iced-x86 mnemonics to XED iclass candidates, XED register names to iced registers.
 //!
+//! The one iced → XED naming table of the project: the analyzer matches instructions to
+//! records with it, and `suaca measure` names the records it generates with it
+//! ([`xed_base_name`]), so that measured data is found for the instructions it describes.
+//!
 //! Facts from: the iclass names of uops.info's `instructions.xml` (XED-to-XML output), e.g.
 //! `JNZ`/`SETNBE`/`CMOVNL` for the condition codes iced spells `jne`/`seta`/`cmovge`,
 //! `ADD_LOCK` for `lock add`, `REP_MOVSB`/`REPE_CMPSB` for repeated string instructions,
@@ -21,14 +25,18 @@ const CONDITION_ALIASES: [(&str, &str); 6] = [
 ];
 
 /// iced mnemonics whose XED iclass has a different name altogether.
-const RENAMES: [(&str, &str); 6] = [
+const RENAMES: [(&str, &str); 5] = [
     ("WAIT", "FWAIT"),
     ("XLATB", "XLAT"),
     ("SYSRETQ", "SYSRET64"),
     ("PREFETCH", "PREFETCH_EXCLUSIVE"),
     ("RETF", "RET_FAR"),
-    ("SAL", "SHL"),
 ];
+
+/// iced mnemonics that are another encoding of an XED iclass (`sal` is `shl`, D0–D3 /6 beside
+/// /4): the analyzer reads that iclass's data for them, while `measure` names the form it
+/// measures after iced ([`xed_name`]), so that the alias is measured apart.
+const ALIASES: [(&str, &str); 1] = [("SAL", "SHL")];
 
 /// Suffixes XED appends to tell apart iclasses iced gives one mnemonic (`MOVSD_XMM`,
 /// `PEXTRW_SSE4`, `VPEXTRW_C5`, `BEXTR_XOP`, `CALL_NEAR`, `RET_NEAR`, `JMP_FAR`...).
@@ -41,8 +49,19 @@ fn is_string_op(base: &str) -> bool {
         .any(|p| base.starts_with(p) && base.len() == p.len() + 1)
 }
 
-/// The iced mnemonic in upper case, with condition codes in XED spelling.
-pub(crate) fn xed_base_name(mnemonic: Mnemonic) -> String {
+/// The iclass whose data describes `mnemonic` without LOCK/REP prefixes: [`xed_name`], with
+/// aliases resolved (`SAL` → `SHL`).
+pub fn xed_base_name(mnemonic: Mnemonic) -> String {
+    let name = xed_name(mnemonic);
+    match ALIASES.iter().find(|(from, _)| *from == name) {
+        Some((_, to)) => (*to).to_string(),
+        None => name,
+    }
+}
+
+/// The iced mnemonic in upper case, with condition codes in XED spelling and XED's name where
+/// it differs (`XLATB` → `XLAT`, `WAIT` → `FWAIT`): the iclass `measure` writes for a form.
+pub fn xed_name(mnemonic: Mnemonic) -> String {
     let name = format!("{mnemonic:?}").to_uppercase();
     if let Some((_, to)) = RENAMES.iter().find(|(from, _)| *from == name) {
         return (*to).to_string();
@@ -119,6 +138,10 @@ mod tests {
         assert_eq!(xed_base_name(Mnemonic::Jb), "JB");
         assert_eq!(xed_base_name(Mnemonic::Jmp), "JMP");
         assert_eq!(xed_base_name(Mnemonic::Sete), "SETZ");
+        assert_eq!(xed_name(Mnemonic::Wait), "FWAIT");
+        // An alias: measured under its own name, matched to the iclass it stands for.
+        assert_eq!(xed_name(Mnemonic::Sal), "SAL");
+        assert_eq!(xed_base_name(Mnemonic::Sal), "SHL");
     }
 
     #[test]

@@ -259,10 +259,19 @@ fn code_symbols(
         .collect();
     if format == Format::Pe {
         // Symbols only name regions, so an unreadable export table is not an error.
-        let exports = file.exports().unwrap_or_default();
+        let exports = file
+            .exports()
+            .and_then(|e| e.collect::<Result<Vec<_>, _>>())
+            .unwrap_or_default();
         symbols.extend(exports.iter().filter_map(|export| {
-            let name = std::str::from_utf8(export.name()).ok()?;
-            let address = export.address();
+            // Named exports at an address of the image (not ordinals or forwarders).
+            let object::NameOrOrdinal::Name(name) = export.name() else {
+                return None;
+            };
+            let object::ExportTarget::Address { address } = export.target() else {
+                return None;
+            };
+            let name = std::str::from_utf8(name).ok()?;
             let section = code
                 .iter()
                 .find(|s| address >= s.address && address - s.address < s.bytes.len() as u64)?;

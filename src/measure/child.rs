@@ -7,7 +7,7 @@
 //! the signal and loses one benchmark, not the run. The child must not inherit handlers of the
 //! parent (e.g. a CLI's Ctrl-C handler): they could jump back into the parent's logic.
 
-use super::MeasureError;
+use super::{CounterError, HarnessError, MeasureError};
 
 /// Creates a pipe and forks. Returns `(read_fd, write_fd, pid)`; `pid == 0` in the child.
 pub fn fork_with_pipe() -> Result<(i32, i32, i32), MeasureError> {
@@ -16,10 +16,7 @@ pub fn fork_with_pipe() -> Result<(i32, i32, i32), MeasureError> {
     // SAFETY: `fds` is a valid 2-element array for pipe2 to fill.
     let rc = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
     if rc != 0 {
-        return Err(MeasureError::Harness(format!(
-            "pipe: {}",
-            std::io::Error::last_os_error()
-        )));
+        return Err(os_error("pipe"));
     }
     #[allow(unsafe_code)]
     // SAFETY: fork has no memory-safety preconditions. The child only runs code that is safe
@@ -31,10 +28,7 @@ pub fn fork_with_pipe() -> Result<(i32, i32, i32), MeasureError> {
     if pid < 0 {
         close(fds[0]);
         close(fds[1]);
-        return Err(MeasureError::Harness(format!(
-            "fork: {}",
-            std::io::Error::last_os_error()
-        )));
+        return Err(os_error("fork"));
     }
     Ok((fds[0], fds[1], pid))
 }
@@ -155,10 +149,7 @@ pub fn wait(pid: i32) -> Result<super::harness::ChildEnd, MeasureError> {
             break;
         }
         if rc < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return Err(MeasureError::Harness(format!(
-                "waitpid: {}",
-                std::io::Error::last_os_error()
-            )));
+            return Err(os_error("waitpid"));
         }
     }
     Ok(if libc::WIFSIGNALED(status) {
@@ -207,7 +198,7 @@ pub const PERF_TYPE_RAW: u32 = 4;
 pub const PERF_COUNT_HW_CPU_CYCLES: u64 = 0;
 
 /// Opens a counting perf event for the calling thread on any CPU, user space only, enabled.
-pub fn perf_open(kind: u32, config: u64) -> Result<i32, String> {
+pub fn perf_open(kind: u32, config: u64) -> Result<i32, std::io::Error> {
     let mut attr = PerfAttr { words: [0; 16] };
     attr.words[0] = kind as u64 | (128u64 << 32); // type, size
     attr.words[1] = config;
@@ -227,7 +218,7 @@ pub fn perf_open(kind: u32, config: u64) -> Result<i32, String> {
         )
     };
     if fd < 0 {
-        return Err(std::io::Error::last_os_error().to_string());
+        return Err(std::io::Error::last_os_error());
     }
     Ok(fd as i32)
 }
@@ -402,7 +393,7 @@ extern "C" fn on_fault(sig: i32, info: *mut libc::siginfo_t, ctx: *mut libc::c_v
 /// Maps the first page of perf event `fd` and reads the user-`rdpmc` counter number and width
 /// from it ([`super::timer::rdpmc_counter`]). The mapping stays until `unmap` is true (a
 /// child keeps it: the kernel allows `rdpmc` only while the event is mapped).
-pub fn perf_rdpmc_counter(fd: i32, unmap: bool) -> Result<(u32, u32), String> {
+pub fn perf_rdpmc_counter(fd: i32, unmap: bool) -> Result<(u32, u32), CounterError> {
     const PAGE: usize = 4096;
     #[allow(unsafe_code)]
     // SAFETY: mapping one page of a perf event descriptor we own, read-only and shared, with a
@@ -418,10 +409,7 @@ pub fn perf_rdpmc_counter(fd: i32, unmap: bool) -> Result<(u32, u32), String> {
         )
     };
     if p == libc::MAP_FAILED {
-        return Err(format!(
-            "mmap of the perf event: {}",
-            std::io::Error::last_os_error()
-        ));
+        return Err(CounterError::Mmap(std::io::Error::last_os_error()));
     }
     #[allow(unsafe_code)]
     // SAFETY: `p` is a live, readable mapping of PAGE bytes (checked above); the kernel only
@@ -435,5 +423,14 @@ pub fn perf_rdpmc_counter(fd: i32, unmap: bool) -> Result<(u32, u32), String> {
             libc::munmap(p, PAGE);
         }
     }
-    super::timer::rdpmc_counter(&page)
+    Ok(super::timer::rdpmc_counter(&page)?)
+}
+
+/// The last OS error of `call`, as a harness error.
+fn os_error(call: &'static str) -> MeasureError {
+    HarnessError::Os {
+        call,
+        source: std::io::Error::last_os_error(),
+    }
+    .into()
 }

@@ -1,13 +1,13 @@
-//! Per-port µop counters (Mode B, Intel) and the port algorithms that turn counts into port
-//! usage: Algorithm 1 of uops.info (seed digest §1.7/§1.14) and `TP_ports` as the subset-max
-//! form of the LP (§1.8). Everything here except [`open_port_counters`] is pure and unit-tested
+//! Per-port µop counters (Mode B, Intel) and the port algorithms that turn counts into port usage:
+//! Algorithm 1 of uops.info (uops.info §5.1.2, cpuBench) and `TP_ports` as the subset-max form of
+//! the LP (uops.info §5.3.2). Everything here except [`open_port_counters`] is pure and unit-tested
 //! on recorded values; this host (no PMU) never reaches the counter path at run time.
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-/// One per-port counter event (Intel `EvtSel.Umask[.CMSK]`, digest §1.17).
+/// One per-port counter event (Intel `EvtSel.Umask[.CMSK]`, as cpuBench programs them).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PortEvent {
     /// Port characters this counter covers (`"0"`, `"23"`, `"49"`).
@@ -109,11 +109,11 @@ pub fn sort_combos(mut combos: Vec<String>) -> Vec<String> {
 
 /// Algorithm 1 over recorded blocking experiments.
 ///
-/// `experiments` holds, for each port combination, the µops counted on that combination's
-/// ports while `block_rep` copies of its blocking instruction ran next to one instance of the
+/// `experiments` holds, for each port combination, the µops counted on that combination's ports
+/// while `block_rep` copies of its blocking instruction ran next to one instance of the
 /// instruction. Returns `(combination, µops)` for every combination that must hold µops of the
-/// instruction (digest §1.7: subtract blockRep, then what strict subsets already hold; values
-/// rounded as `int(0.2 + x)`; experiments that lost blocker µops are discarded).
+/// instruction (uops.info §5.1.2 and cpuBench: subtract blockRep, then what strict subsets already
+/// hold; values rounded as `int(0.2 + x)`; experiments that lost blocker µops are discarded).
 pub fn algorithm1(experiments: &[(String, f64)], block_rep: f64) -> Vec<(String, u32)> {
     let order = sort_combos(experiments.iter().map(|(c, _)| c.clone()).collect());
     let mut found: Vec<(String, u32)> = Vec::new();
@@ -139,7 +139,7 @@ pub fn algorithm1(experiments: &[(String, f64)], block_rep: f64) -> Vec<(String,
 }
 
 /// `TP_ports`: the optimum of the port-assignment LP, computed as
-/// `max over port sets Q of (µops whose combination ⊆ Q) / |Q|` (digest §1.8).
+/// `max over port sets Q of (µops whose combination ⊆ Q) / |Q|` (uops.info §5.3.2).
 pub fn tp_ports(usage: &[(String, u32)]) -> Option<f64> {
     if usage.is_empty() {
         return None;
@@ -218,17 +218,20 @@ pub fn infer_from_interference(exps: &[Interference]) -> (Vec<(String, u32)>, f6
 /// Opens the per-port counters of `arch` for the calling thread (Mode B). Fails cleanly where
 /// the PMU is absent (as on this KVM host).
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-pub fn open_port_counters(arch: &str) -> Result<Vec<(PortEvent, i32)>, String> {
-    let evs = port_events(arch).ok_or_else(|| format!("no port counters known for {arch}"))?;
+pub fn open_port_counters(arch: &str) -> Result<Vec<(PortEvent, i32)>, super::CounterError> {
+    let evs = port_events(arch).ok_or_else(|| super::CounterError::NoEvents(arch.to_string()))?;
     let mut out = Vec::new();
     for e in evs {
         match super::child::perf_open(super::child::PERF_TYPE_RAW, e.raw_config()) {
             Ok(fd) => out.push((e, fd)),
-            Err(err) => {
+            Err(source) => {
                 for (_, fd) in out {
                     super::child::close(fd);
                 }
-                return Err(format!("perf_event_open(raw {:#x}): {err}", e.raw_config()));
+                return Err(super::CounterError::Open {
+                    config: e.raw_config(),
+                    source,
+                });
             }
         }
     }
@@ -262,7 +265,7 @@ mod tests {
 
     #[test]
     fn algorithm1_adc_haswell() {
-        // ADC on HSW is 1*p06 + 1*p0156 (digest §1.6). Recorded blocking experiments with
+        // ADC on HSW is 1*p06 + 1*p0156 (uops.info §5.1). Recorded blocking experiments with
         // blockRep = 8: blocking p06 leaves 1 µop there (9 counted), blocking p0156 sees both
         // µops (10 counted); p0 or p6 alone see nothing beyond the blockers.
         let exps = vec![

@@ -12,7 +12,7 @@ use super::harness::{self, ChildEnd, HostIsa, Kernel, Outcome, Pair, PairRaw, Pr
 use super::jit::{DataMem, ExecMem, FnHandle, DATA_SIZE};
 use super::portcount::PortCounterSource;
 use super::timer::{self, Calibration, CalibrationLimits, Clock, TimeBase};
-use super::MeasureError;
+use super::{CounterError, HarnessError, MeasureError};
 
 #[derive(Serialize, Deserialize)]
 enum Msg {
@@ -24,9 +24,6 @@ enum Msg {
 /// Executable memory one `measure` call may use (its kernels are placed after the previous
 /// call's; see `ExecMem::rotate`).
 const EXEC_ROOM: usize = 16 << 20;
-
-/// Marker error: the benchmark process could not set up `rdpmc`.
-const NO_RDPMC: &str = "rdpmc unavailable in the benchmark process";
 
 /// Exit status of a benchmark process that could not set up its `rdpmc` clock.
 const EXIT_NO_RDPMC: i32 = 7;
@@ -108,7 +105,9 @@ pub fn probe_time_base() -> TimeBase {
                 },
             }
         }
-        Err(e) => TimeBase::Tsc { perf_error: e },
+        Err(e) => TimeBase::Tsc {
+            perf_error: e.to_string(),
+        },
     }
 }
 
@@ -207,7 +206,9 @@ impl Engine {
     /// core cycles with `rdpmc` after all, the engine falls back to the TSC and starts over.
     pub fn measure(&mut self, specs: &[Spec]) -> Result<Vec<Outcome>, MeasureError> {
         match self.measure_with_clock(specs) {
-            Err(MeasureError::Harness(e)) if e == NO_RDPMC && self.time_base == TimeBase::Rdpmc => {
+            Err(MeasureError::Harness(HarnessError::NoRdpmc))
+                if self.time_base == TimeBase::Rdpmc =>
+            {
                 self.time_base = TimeBase::Tsc {
                     perf_error: "rdpmc unavailable in the benchmark process".into(),
                 };
@@ -231,7 +232,7 @@ impl Engine {
             match self.assemble_spec(s) {
                 Ok(p) => pairs.push(Some(p)),
                 Err(MeasureError::Encode(e)) => {
-                    outcomes[i] = Some(Outcome::Encode(e));
+                    outcomes[i] = Some(Outcome::Encode(e.to_string()));
                     pairs.push(None);
                 }
                 Err(e) => return Err(e),
@@ -257,7 +258,7 @@ impl Engine {
                 Err(e) => {
                     refused += 1;
                     if refused > self.calib_retries {
-                        return Err(MeasureError::Calibration(e.to_string()));
+                        return Err(MeasureError::Calibration(e));
                     }
                     // A burst of load elsewhere on the host passes: wait longer each time.
                     std::thread::sleep(calibration_backoff(refused));
@@ -336,7 +337,7 @@ impl Engine {
             match out.end {
                 ChildEnd::Exited(0) => {
                     let (Some(a), Some(b), Some(c)) = (cal[0], cal[1], cal[2]) else {
-                        return Err(MeasureError::Harness("child sent no calibration".into()));
+                        return Err(HarnessError::NoCalibration.into());
                     };
                     let c = Calibration {
                         add_before: a.ticks_per_unit(),
@@ -351,7 +352,7 @@ impl Engine {
                     break;
                 }
                 ChildEnd::Exited(EXIT_NO_RDPMC) => {
-                    return Err(MeasureError::Harness(NO_RDPMC.into()));
+                    return Err(HarnessError::NoRdpmc.into());
                 }
                 end => {
                     // The first index without a result faulted.
@@ -360,16 +361,12 @@ impl Engine {
                         ChildEnd::Exited(c) => format!("child exit {c}"),
                     };
                     if cal[1].is_none() {
-                        return Err(MeasureError::Harness(format!(
-                            "calibration kernel died: {sig}"
-                        )));
+                        return Err(HarnessError::CalibrationDied { end: sig }.into());
                     }
                     let done: Vec<usize> = got.iter().map(|(i, _)| *i).collect();
                     let Some(pos) = rest.iter().position(|i| !done.contains(i)) else {
                         // All pairs done; the final calibration died: retry all.
-                        return Err(MeasureError::Harness(format!(
-                            "final calibration died: {sig}"
-                        )));
+                        return Err(HarnessError::FinalCalibrationDied { end: sig }.into());
                     };
                     let bad = rest[pos];
                     outcomes[bad] = Some(Outcome::Fault(sig));
@@ -391,14 +388,17 @@ impl Engine {
 
 impl Engine {
     /// Whether the per-port counter `events` open for this thread (Mode B); the reason if not.
-    pub fn port_counters_available(&self, events: &[PortEvent]) -> Result<(), String> {
+    pub fn port_counters_available(&self, events: &[PortEvent]) -> Result<(), CounterError> {
         let mut fds = Vec::new();
         let mut err = None;
         for e in events {
             match child::perf_open(child::PERF_TYPE_RAW, e.raw_config()) {
                 Ok(fd) => fds.push(fd),
-                Err(x) => {
-                    err = Some(format!("perf_event_open(raw {:#x}): {x}", e.raw_config()));
+                Err(source) => {
+                    err = Some(CounterError::Open {
+                        config: e.raw_config(),
+                        source,
+                    });
                     break;
                 }
             }
@@ -467,13 +467,9 @@ impl Engine {
             match child.end {
                 ChildEnd::Exited(0) => break,
                 ChildEnd::Exited(EXIT_NO_COUNTERS) => {
-                    return Err(MeasureError::Harness(
-                        "per-port counters did not open in the benchmark process".into(),
-                    ))
+                    return Err(HarnessError::NoPortCounters.into())
                 }
-                ChildEnd::Exited(EXIT_NO_RDPMC) => {
-                    return Err(MeasureError::Harness(NO_RDPMC.into()))
-                }
+                ChildEnd::Exited(EXIT_NO_RDPMC) => return Err(HarnessError::NoRdpmc.into()),
                 _ => {
                     // The first kernel without a result faulted; the others run again.
                     rest.retain(|i| !done.contains(i));

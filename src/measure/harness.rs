@@ -17,7 +17,7 @@
 //!
 //! Generated code may use every register except r14 (data base), r15 (loop counter) and rsp.
 //!
-//! Protocol (docs/host-measurement.md): the child pins itself to one CPU, runs each kernel
+//! Protocol (docs/measurement.md): the child pins itself to one CPU, runs each kernel
 //! pair — two unroll counts, or two iteration counts — with iterations chosen so that a sample
 //! lasts about `sample_ticks`, warms up, and keeps the minimum of `reps` samples of each; the
 //! difference of the two minima divided by the extra work cancels call, loop and
@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 pub use super::layout::*;
 use super::timer::Clock;
 pub use super::timing::*;
-use super::MeasureError;
+use super::{EncodeError, MeasureError};
 
 /// How a kernel is timed.
 #[derive(Clone, Debug, PartialEq)]
@@ -297,7 +297,7 @@ pub fn assemble(
     ip: u64,
     clock: Clock,
 ) -> Result<Vec<u8>, MeasureError> {
-    let err = |e: iced_x86::IcedError| MeasureError::Encode(e.to_string());
+    let err = |e: iced_x86::IcedError| MeasureError::Encode(e.into());
     // Size of everything before the loop, to align the loop start to 64 bytes.
     let pre = {
         let mut a = CodeAssembler::new(64).map_err(err)?;
@@ -315,7 +315,7 @@ pub fn assemble(
     // PUSH/POP kernels: rsp comes back to where it was once per pass (LEA leaves the flags
     // alone; its cost is the same in both unroll counts, so differencing cancels it). Pops
     // first move rsp down, so that they read below the harness's frame.
-    let stack_move = stack_move(k, copies).map_err(MeasureError::Encode)?;
+    let stack_move = stack_move(k, copies)?;
     let rsp_by = |d: i64| {
         Instruction::with2(
             Code::Lea_r64_m,
@@ -391,7 +391,7 @@ pub fn assemble(
 
 /// How far `copies` copies of the body move rsp (bytes; pushes negative), refused beyond
 /// what the benchmark process's stack can take.
-fn stack_move(k: &Kernel, copies: usize) -> Result<i64, String> {
+fn stack_move(k: &Kernel, copies: usize) -> Result<i64, EncodeError> {
     let per_copy: i64 = k
         .body
         .iter()
@@ -399,9 +399,10 @@ fn stack_move(k: &Kernel, copies: usize) -> Result<i64, String> {
         .sum();
     let total = per_copy * copies as i64;
     if total.abs() > MAX_STACK_MOVE {
-        return Err(format!(
-            "the kernel moves the stack by {total} bytes per pass (limit {MAX_STACK_MOVE})"
-        ));
+        return Err(EncodeError::StackMove {
+            bytes: total,
+            limit: MAX_STACK_MOVE,
+        });
     }
     Ok(total)
 }

@@ -11,7 +11,7 @@
 
 use std::ptr::NonNull;
 
-use super::MeasureError;
+use super::{HarnessError, MeasureError};
 
 /// Size of the data area (bytes): memory operands, pointer chains, initial register values.
 pub const DATA_SIZE: usize = 64 << 20;
@@ -63,11 +63,12 @@ fn mmap_anon_at(
     // unmaps it once.
     let p = unsafe { libc::mmap(hint, len, prot, flags | fixed | libc::MAP_ANONYMOUS, -1, 0) };
     if p == libc::MAP_FAILED {
-        let at = at.map(|a| format!(" at {a:#x}")).unwrap_or_default();
-        return Err(MeasureError::Harness(format!(
-            "mmap of {len} bytes{at} failed: {}",
-            std::io::Error::last_os_error()
-        )));
+        return Err(HarnessError::Mmap {
+            len,
+            at,
+            source: std::io::Error::last_os_error(),
+        }
+        .into());
     }
     if at.is_some() && p != hint {
         #[allow(unsafe_code)]
@@ -75,12 +76,13 @@ fn mmap_anon_at(
         unsafe {
             libc::munmap(p, len);
         }
-        return Err(MeasureError::Harness(format!(
-            "mmap of {len} bytes at {:#x}: the address range is in use",
-            hint as usize
-        )));
+        return Err(HarnessError::AddressInUse {
+            len,
+            at: hint as u64,
+        }
+        .into());
     }
-    NonNull::new(p.cast::<u8>()).ok_or_else(|| MeasureError::Harness("mmap returned null".into()))
+    NonNull::new(p.cast::<u8>()).ok_or(MeasureError::Harness(HarnessError::MmapNull))
 }
 
 impl ExecMem {
@@ -132,7 +134,7 @@ impl ExecMem {
         let addr = self.next_addr();
         let off = (addr - self.ptr.as_ptr() as u64) as usize;
         if off + code.len() > self.len {
-            return Err(MeasureError::Harness("executable memory full".into()));
+            return Err(HarnessError::ExecFull.into());
         }
         #[allow(unsafe_code)]
         // SAFETY: `off + code.len() <= self.len` was checked, so the destination lies inside our

@@ -1,4 +1,4 @@
-//! Machine parameters in the spirit of X-Ray (seed 001): clock, widths, memory ports, cache
+//! Machine parameters in the spirit of X-Ray (docs/sources.md): clock, widths, memory ports, cache
 //! latencies and window sizes, from dedicated microbenchmarks; written as an arch TOML that
 //! `suaca::uarch::from_toml_str` loads (`base` = the known arch of the same name).
 

@@ -13,14 +13,13 @@
 //! machine (X-Ray style parameters) ─► arch TOML
 //! ```
 //!
-//! Method: uops.info (seed digest §1, §4a Mode A/B), X-Ray for machine parameters, and
-//! `docs/host-measurement.md` for the protocol on this host.
-
-use thiserror::Error;
+//! Method: uops.info (Mode A: timing only; Mode B: per-port counters), X-Ray for machine
+//! parameters (docs/sources.md), and `docs/measurement.md` for the timing protocol.
 
 pub mod catalog;
 pub mod checkpoint;
 pub mod counters;
+mod error;
 pub mod harness;
 pub mod infer;
 pub mod layout;
@@ -37,37 +36,6 @@ pub mod engine;
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 pub mod jit;
 
-/// Errors of the measure subsystem.
-#[derive(Debug, Error)]
-pub enum MeasureError {
-    /// The host cannot run generated code (not x86-64 Linux).
-    #[error("measuring needs x86-64 Linux; this host is {0}")]
-    Unsupported(String),
-    /// mmap/fork/pipe failures.
-    #[error("harness: {0}")]
-    Harness(String),
-    /// iced-x86 could not encode a kernel.
-    #[error("encoding: {0}")]
-    Encode(String),
-    /// The time base could not be calibrated (clock unstable or not what it should be).
-    #[error("refusing to measure: {0}. Make the machine quieter (no frequency scaling, no other load) and retry.")]
-    Calibration(String),
-    /// Reading or writing files.
-    #[error("{path}: {source}")]
-    Io {
-        /// File.
-        path: std::path::PathBuf,
-        /// Cause.
-        source: std::io::Error,
-    },
-    /// Bad configuration (filter regex, CPU number...).
-    #[error("configuration: {0}")]
-    Config(String),
-    /// Reading the skeleton XML.
-    #[error("skeleton: {0}")]
-    Skeleton(String),
-}
-
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod run;
 
@@ -76,6 +44,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use catalog::CatalogOptions;
+pub use error::{
+    CalibrationError, ConfigError, CounterError, EncodeError, HarnessError, MeasureError,
+    RdpmcError,
+};
 pub use machine::MachineParams;
 
 /// What [`run`] measures and where it writes.
@@ -216,51 +188,9 @@ pub fn run(
     ))
 }
 
-/// uops.info architecture name for a CPUID vendor string, family and model.
-pub fn arch_name(vendor: &str, family: u32, model: u32) -> Option<&'static str> {
-    match vendor {
-        "AuthenticAMD" => match (family, model) {
-            (0x17, 0x00..=0x2F) => Some("ZEN+"),
-            (0x17, _) => Some("ZEN2"),
-            (0x19, 0x00..=0x0F) | (0x19, 0x20..=0x5F) => Some("ZEN3"),
-            (0x19, _) => Some("ZEN4"),
-            (0x1A, _) => Some("ZEN5"),
-            _ => None,
-        },
-        "GenuineIntel" if family == 6 => match model {
-            0x1A | 0x1E | 0x1F | 0x2E => Some("NHM"),
-            0x25 | 0x2C | 0x2F => Some("WSM"),
-            0x2A | 0x2D => Some("SNB"),
-            0x3A | 0x3E => Some("IVB"),
-            0x3C | 0x3F | 0x45 | 0x46 => Some("HSW"),
-            0x3D | 0x47 | 0x4F | 0x56 => Some("BDW"),
-            0x4E | 0x5E => Some("SKL"),
-            0x55 => Some("SKX"),
-            0x8E | 0x9E => Some("CFL"),
-            0x66 => Some("CNL"),
-            0x7D | 0x7E | 0x6A | 0x6C => Some("ICL"),
-            0x8C | 0x8D => Some("TGL"),
-            0xA7 => Some("RKL"),
-            0x97 | 0x9A | 0xB7 | 0xBA | 0xBF => Some("ADL-P"),
-            0x8F | 0xCF => Some("EMR"),
-            0xAA | 0xAC => Some("MTL-P"),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn arch_names() {
-        assert_eq!(arch_name("AuthenticAMD", 25, 17), Some("ZEN4"));
-        assert_eq!(arch_name("AuthenticAMD", 25, 0x21), Some("ZEN3"));
-        assert_eq!(arch_name("GenuineIntel", 6, 0x9E), Some("CFL"));
-        assert_eq!(arch_name("Other", 6, 1), None);
-    }
 
     #[test]
     fn defaults_follow_the_protocol() {

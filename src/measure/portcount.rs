@@ -1,5 +1,5 @@
 //! Mode B: port usage from per-port µop counters (Intel `UOPS_DISPATCHED_PORT.*`) by
-//! Algorithm 1 of uops.info (seed digest §1.7, §1.14), behind [`PortCounterSource`] so that a
+//! Algorithm 1 of uops.info (uops.info §5.1.2, cpuBench), behind [`PortCounterSource`] so that a
 //! source with recorded or modelled counts drives it in tests. This host has no PMU: here the
 //! run never takes this path (ports are inferred from interference, `infer::ports`).
 
@@ -36,7 +36,7 @@ fn combo_of(ports: &BTreeSet<String>) -> String {
     format!("p{}", chars.into_iter().collect::<String>())
 }
 
-/// Blocking instructions (digest §1.7): every candidate runs alone; those with one µop
+/// Blocking instructions (uops.info §5.1.1): every candidate runs alone; those with one µop
 /// (Σ counters in (0.79, 1.11)) are grouped by the ports they use, and each group keeps its
 /// fastest candidate (`tps`: cycles per copy). The blocker's `ports` is its port combination.
 pub fn find_blockers(
@@ -240,7 +240,7 @@ mod tests {
         for want in ["p0156", "p15", "p1", "p06", "p23", "p01", "p5", "p015"] {
             assert!(combos.contains(want), "{combos:?}");
         }
-        // ADC on a Haswell/Skylake-like machine is 1*p06 + 1*p0156 (digest §1.6), which
+        // ADC on a Haswell/Skylake-like machine is 1*p06 + 1*p0156 (uops.info §5.1), which
         // isolated per-port averages cannot tell.
         let adc = variant("ADC_11 (R64, R64)");
         let (ports, uops) = port_usage(&mut m, &adc, 1.0, &blockers).unwrap().unwrap();

@@ -150,18 +150,18 @@ impl TimeBase {
 /// `rdpmc`: the counter number to pass in ECX (`index − 1`), or why it cannot be used.
 /// Layout: `index` is the u32 at byte 12, `capabilities` the u64 at byte 40 with
 /// `cap_user_rdpmc` in bit 2, `pmc_width` the u16 at byte 48.
-pub fn rdpmc_counter(page: &[u8]) -> Result<(u32, u32), String> {
+pub fn rdpmc_counter(page: &[u8]) -> Result<(u32, u32), super::RdpmcError> {
     if page.len() < 56 {
-        return Err("perf mmap page too short".into());
+        return Err(super::RdpmcError::PageTooShort);
     }
     let u32_at = |o: usize| u32::from_le_bytes(page[o..o + 4].try_into().expect("4 bytes"));
     let caps = u64::from_le_bytes(page[40..48].try_into().expect("8 bytes"));
     let width = u16::from_le_bytes(page[48..50].try_into().expect("2 bytes")) as u32;
     if caps >> 2 & 1 == 0 {
-        return Err("the kernel does not allow user rdpmc (cap_user_rdpmc = 0)".into());
+        return Err(super::RdpmcError::NotAllowed);
     }
     match u32_at(12) {
-        0 => Err("the counter is not active (index 0)".into()),
+        0 => Err(super::RdpmcError::Inactive),
         i => Ok((i - 1, width.clamp(1, 64))),
     }
 }
@@ -305,9 +305,15 @@ mod tests {
     #[test]
     fn rdpmc_from_the_mmap_page() {
         let mut page = vec![0u8; 4096];
-        assert!(rdpmc_counter(&page).unwrap_err().contains("cap_user_rdpmc"));
+        assert!(rdpmc_counter(&page)
+            .unwrap_err()
+            .to_string()
+            .contains("cap_user_rdpmc"));
         page[40] = 1 << 2; // cap_user_rdpmc
-        assert!(rdpmc_counter(&page).unwrap_err().contains("index 0"));
+        assert!(rdpmc_counter(&page)
+            .unwrap_err()
+            .to_string()
+            .contains("index 0"));
         page[12] = 0x21; // fixed counter 1 | 1<<30 would be the kernel's encoding; any index
         page[48] = 48;
         assert_eq!(rdpmc_counter(&page), Ok((0x20, 48)));

@@ -1,5 +1,5 @@
 //! The timing protocol inside the pinned child: a [`Pair`] of runs timed with iterations
-//! chosen for `sample_ticks`, warm-up, the minimum of `reps` samples (docs/host-measurement.md).
+//! chosen for `sample_ticks`, warm-up, the minimum of `reps` samples (docs/measurement.md).
 
 use serde::{Deserialize, Serialize};
 

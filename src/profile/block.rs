@@ -154,28 +154,84 @@ impl RunnableBlock {
 /// code uses them least in inner blocks).
 const COUNTER_PREFERENCE: [usize; 15] = [15, 14, 13, 12, 11, 10, 9, 8, 3, 5, 6, 7, 1, 2, 0];
 
-/// Plans `instrs` (one region, decoded) for running; `Err` says in one line why the block
-/// cannot be profiled.
-pub fn plan(instrs: &[Instr]) -> Result<RunnableBlock, String> {
+/// Why a block cannot be run on its own (`Display`: one line).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Nothing to run.
+    #[error("the region has no instructions")]
+    Empty,
+    /// Every GPR is used, so the unrolled kernel has no register for its counter.
+    #[error("the block uses every general-purpose register: none is left for the loop counter")]
+    NoCounterRegister,
+    /// An instruction that cannot run in the harness.
+    #[error("{why} at line {line} ({text})")]
+    Instruction {
+        /// What it does.
+        why: Refused,
+        /// Source line.
+        line: usize,
+        /// Its text.
+        text: String,
+    },
+    /// The RIP-relative displacement could not be found in the instruction's bytes.
+    #[error("cannot locate the RIP-relative displacement of line {line} ({text})")]
+    RipDisplacement {
+        /// Source line.
+        line: usize,
+        /// Its text.
+        text: String,
+    },
+}
+
+/// What an instruction does that the harness cannot run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// `syscall` and friends.
+    #[error("{0:?} (a system call) is not run")]
+    SystemCall(Mnemonic),
+    /// `cpuid`, `serialize`.
+    #[error("{0:?} (serialising) is not run")]
+    Serialising(Mnemonic),
+    /// `wrfsbase`/`wrgsbase`.
+    #[error("writing the fs/gs base would break the harness")]
+    SegmentBase,
+    /// `int n`.
+    #[error("a software interrupt is not run")]
+    Interrupt,
+    /// Branches, calls, returns outside a loop's own shape.
+    #[error(
+        "control flow cannot be profiled (a block must be straight-line code, a loop must end \
+         with a conditional branch back to its first instruction)"
+    )]
+    ControlFlow,
+    /// A write to fs or gs.
+    #[error("writing a segment register would break the harness,")]
+    SegmentRegister,
+    /// A store through fs or gs.
+    #[error("a store through {0:?} would overwrite the thread's control block,")]
+    SegmentStore(Register),
+}
+
+/// Plans `instrs` (one region, decoded) for running; `Err` says why the block cannot be
+/// profiled.
+pub fn plan(instrs: &[Instr]) -> Result<RunnableBlock, Refusal> {
     let mut b = plan_with(instrs, false)?;
     b.counter = COUNTER_PREFERENCE
         .into_iter()
         .find(|&r| !b.used.has(r))
-        .ok_or(
-            "the block uses every general-purpose register: none is left for the loop counter",
-        )?;
+        .ok_or(Refusal::NoCounterRegister)?;
     Ok(b)
 }
 
 /// Plans a loop region (`loop_shape` has checked its branches): branches are kept, and no
 /// register is needed for the kernel's own counter (it counts in memory).
-pub fn plan_loop(instrs: &[Instr]) -> Result<RunnableBlock, String> {
+pub fn plan_loop(instrs: &[Instr]) -> Result<RunnableBlock, Refusal> {
     plan_with(instrs, true)
 }
 
-fn plan_with(instrs: &[Instr], looped: bool) -> Result<RunnableBlock, String> {
+fn plan_with(instrs: &[Instr], looped: bool) -> Result<RunnableBlock, Refusal> {
     if instrs.is_empty() {
-        return Err("the region has no instructions".into());
+        return Err(Refusal::Empty);
     }
     let mut factory = InstructionInfoFactory::new();
     let mut b = RunnableBlock {
@@ -195,16 +251,17 @@ fn plan_with(instrs: &[Instr], looped: bool) -> Result<RunnableBlock, String> {
     let mut indexes = GprSet::default();
     for ins in instrs {
         let i = &ins.iced;
-        let at = || format!("line {} ({})", ins.line, ins.text);
-        refuse_control(i, looped).map_err(|why| format!("{why} at {}", at()))?;
+        let at = |why: Refused| Refusal::Instruction {
+            why,
+            line: ins.line,
+            text: ins.text.clone(),
+        };
+        refuse_control(i, looped).map_err(at)?;
         let info = factory.info(i);
         for u in info.used_registers() {
             let r = u.register();
             if (r == Register::FS || r == Register::GS) && writes(u.access()) {
-                return Err(format!(
-                    "writing a segment register would break the harness, at {}",
-                    at()
-                ));
+                return Err(at(Refused::SegmentRegister));
             }
             b.used.add(r);
             if writes(u.access()) {
@@ -213,11 +270,7 @@ fn plan_with(instrs: &[Instr], looped: bool) -> Result<RunnableBlock, String> {
         }
         for m in info.used_memory() {
             if matches!(m.segment(), Register::FS | Register::GS) && writes(m.access()) {
-                return Err(format!(
-                    "a store through {:?} would overwrite the thread's control block, at {}",
-                    m.segment(),
-                    at()
-                ));
+                return Err(at(Refused::SegmentStore(m.segment())));
             }
             b.bases.add(m.base());
             b.used.add(m.base());
@@ -258,44 +311,40 @@ fn writes(a: OpAccess) -> bool {
 /// Control flow and system calls cannot run inside an unrolled loop; faulting instructions
 /// (ud2, int3) may: they are reported as faults. In a loop (`branches`), `loop_shape` has
 /// already accepted or refused each branch.
-fn refuse_control(i: &iced_x86::Instruction, branches: bool) -> Result<(), String> {
+fn refuse_control(i: &iced_x86::Instruction, branches: bool) -> Result<(), Refused> {
     let m = i.mnemonic();
     if matches!(
         m,
         Mnemonic::Syscall | Mnemonic::Sysenter | Mnemonic::Sysexit | Mnemonic::Sysret
     ) {
-        return Err(format!("{m:?} (a system call) is not run"));
+        return Err(Refused::SystemCall(m));
     }
     if matches!(m, Mnemonic::Cpuid | Mnemonic::Serialize) {
         // Serialising, and under a hypervisor a VM exit (cpuid: ~12,800 cycles here).
-        return Err(format!("{m:?} (serialising) is not run"));
+        return Err(Refused::Serialising(m));
     }
     if matches!(m, Mnemonic::Wrfsbase | Mnemonic::Wrgsbase) {
-        return Err("writing the fs/gs base would break the harness".into());
+        return Err(Refused::SegmentBase);
     }
     match i.flow_control() {
         FlowControl::Next | FlowControl::Exception => Ok(()),
         FlowControl::ConditionalBranch | FlowControl::UnconditionalBranch if branches => Ok(()),
         FlowControl::Interrupt if matches!(i.code(), Code::Int3 | Code::Int1) => Ok(()),
-        FlowControl::Interrupt => Err("a software interrupt is not run".into()),
-        _ => Err(
-            "control flow cannot be profiled (a block must be straight-line code, a loop must \
-             end with a conditional branch back to its first instruction)"
-                .into(),
-        ),
+        FlowControl::Interrupt => Err(Refused::Interrupt),
+        _ => Err(Refused::ControlFlow),
     }
 }
 
 /// The displacement of `ins`'s RIP-relative operand, found by decoding its bytes again.
-fn rip_patch(ins: &Instr, start: usize) -> Result<RipPatch, String> {
+fn rip_patch(ins: &Instr, start: usize) -> Result<RipPatch, Refusal> {
     let mut d = Decoder::with_ip(64, &ins.bytes, ins.address, DecoderOptions::NONE);
     let i = d.decode();
     let off = d.get_constant_offsets(&i);
     if !off.has_displacement() || off.displacement_size() != 4 {
-        return Err(format!(
-            "cannot locate the RIP-relative displacement of line {} ({})",
-            ins.line, ins.text
-        ));
+        return Err(Refusal::RipDisplacement {
+            line: ins.line,
+            text: ins.text.clone(),
+        });
     }
     Ok(RipPatch {
         disp_at: start + off.displacement_offset(),
@@ -311,7 +360,7 @@ mod tests {
     use crate::input::parse_hex;
 
     fn planned(hex: &str) -> Result<RunnableBlock, String> {
-        plan(&decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap())
+        plan(&decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap()).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -387,7 +436,7 @@ mod tests {
         let b = loop_of("4801c848ffca75f8").unwrap();
         assert_eq!(b.len(), 3);
         // syscall; dec rdx; jnz 0
-        let e = loop_of("0f0548ffca75f9").unwrap_err();
+        let e = loop_of("0f0548ffca75f9").unwrap_err().to_string();
         assert!(e.contains("system call"), "{e}");
         assert_eq!(gpr_by_name("R8D"), Some(8));
         assert_eq!(gpr_by_name("al"), Some(0));

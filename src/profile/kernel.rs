@@ -14,7 +14,7 @@
 //! rsp = [SAVED_RSP]; emms?; vzeroupper?; cld; ldmxcsr default; pop callee-saved; ret
 //! ```
 //!
-//! Memory (BHive's idea, docs/host-measurement.md): one pre-faulted buffer below 2 GiB, so the
+//! Memory (BHive's idea, docs/measurement.md): one pre-faulted buffer below 2 GiB, so the
 //! kernel addresses its slots with 32-bit absolute displacements and a 32-bit `or` puts a
 //! register back into its window. The buffer is filled with the 64-bit value [`FILL`], which
 //! is itself an address inside it: a block that loads a pointer and dereferences it stays
@@ -30,7 +30,7 @@ use super::block::{gpr64, RunnableBlock, RSP};
 use crate::measure::harness::{
     self, HostIsa, BENIGN, DATA_BASE, MXCSR, OFF_KINIT, OFF_MXCSR, OFF_T0, OFF_T1, OFF_VINIT,
 };
-use crate::measure::MeasureError;
+use crate::measure::{EncodeError, MeasureError};
 
 /// Start of the data buffer.
 pub const DATA_ADDR: u64 = 0x3E80_0000;
@@ -163,7 +163,7 @@ pub fn assemble(
     isa: HostIsa,
     ip: u64,
 ) -> Result<KernelCode, MeasureError> {
-    let err = |e: iced_x86::IcedError| MeasureError::Encode(e.to_string());
+    let err = |e: iced_x86::IcedError| MeasureError::Encode(e.into());
     let pre = encode(&prologue(block, isa).map_err(err)?, ip)?;
     let pad = (64 - pre.len() % 64) % 64;
     let loop_start = ip + (pre.len() + pad) as u64;
@@ -177,9 +177,7 @@ pub fn assemble(
         for p in &block.rip_patches {
             let target = RIP_WINDOW + u64::from(p.window_offset);
             let disp = target as i64 - (copy_at + p.end as u64) as i64;
-            let disp = i32::try_from(disp).map_err(|_| {
-                MeasureError::Encode("RIP-relative operand out of 32-bit reach".into())
-            })?;
+            let disp = i32::try_from(disp).map_err(|_| EncodeError::RipRelativeReach)?;
             bytes[first + p.disp_at..first + p.disp_at + 4].copy_from_slice(&disp.to_le_bytes());
         }
     }
@@ -203,7 +201,7 @@ pub(super) fn encode(instrs: &[Instruction], ip: u64) -> Result<Vec<u8>, Measure
         BlockEncoderOptions::NONE,
     )
     .map(|r| r.code_buffer)
-    .map_err(|e| MeasureError::Encode(e.to_string()))
+    .map_err(|e| MeasureError::Encode(e.into()))
 }
 
 pub(super) const CALLEE_SAVED: [Register; 6] = [

@@ -28,7 +28,7 @@ use super::kernel::{
 };
 use super::loop_shape::LoopShape;
 use crate::measure::harness::{self, HostIsa, OFF_MXCSR, OFF_T0, OFF_T1};
-use crate::measure::MeasureError;
+use crate::measure::{EncodeError, MeasureError};
 
 /// Assembles the kernel running `block` (a loop of shape `shape`) from `values`, for
 /// address `ip`, the loop starting at `line_offset` (mod 64) as in the program.
@@ -40,7 +40,7 @@ pub fn assemble(
     isa: HostIsa,
     ip: u64,
 ) -> Result<KernelCode, MeasureError> {
-    let err = |e: iced_x86::IcedError| MeasureError::Encode(e.to_string());
+    let err = |e: iced_x86::IcedError| MeasureError::Encode(e.into());
     let mut bytes = encode(&head(block, isa).map_err(err)?, ip)?;
     let outer = ip + bytes.len() as u64;
     bytes.extend(encode(&reinit(values).map_err(err)?, outer)?);
@@ -60,21 +60,18 @@ pub fn assemble(
     let field = &mut body[shape.disp_at..end];
     match shape.disp_size {
         1 => {
-            let d = i8::try_from(disp)
-                .map_err(|_| MeasureError::Encode("the back branch's 8-bit reach".into()))?;
+            let d = i8::try_from(disp).map_err(|_| EncodeError::BranchReach { bits: 8 })?;
             field.copy_from_slice(&d.to_le_bytes());
         }
         _ => {
-            let d = i32::try_from(disp)
-                .map_err(|_| MeasureError::Encode("the back branch's 32-bit reach".into()))?;
+            let d = i32::try_from(disp).map_err(|_| EncodeError::BranchReach { bits: 32 })?;
             field.copy_from_slice(&d.to_le_bytes());
         }
     }
     for p in &block.rip_patches {
         let target = RIP_WINDOW + u64::from(p.window_offset);
         let disp = target as i64 - (loop_start + p.end as u64) as i64;
-        let disp = i32::try_from(disp)
-            .map_err(|_| MeasureError::Encode("RIP-relative operand out of 32-bit reach".into()))?;
+        let disp = i32::try_from(disp).map_err(|_| EncodeError::RipRelativeReach)?;
         body[p.disp_at..p.disp_at + 4].copy_from_slice(&disp.to_le_bytes());
     }
     let tail_ip = ip + bytes.len() as u64;

@@ -7,9 +7,136 @@
 
 use iced_x86::{Code, FlowControl, InstructionInfoFactory, Mnemonic, OpKind, Register};
 
-use super::block::gpr_number;
+use super::block::{gpr_name, gpr_number};
 use super::flags::Cond;
 use crate::ir::Instr;
+
+/// A source line and its text, shown as `line N (text)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct At {
+    /// Source line.
+    pub line: usize,
+    /// The instruction's text.
+    pub text: String,
+}
+
+impl At {
+    fn of(ins: &Instr) -> At {
+        At {
+            line: ins.line,
+            text: ins.text.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {} ({})", self.line, self.text)
+    }
+}
+
+/// Why a region that branches back to its start cannot be profiled as a loop.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoopError {
+    /// A branch inside the body.
+    #[error("{why} at {at}")]
+    InnerBranch {
+        /// What the branch does.
+        why: InnerBranch,
+        /// Where.
+        at: At,
+    },
+    /// The back branch tests a condition the model has no flags rule for.
+    #[error(
+        "the loop's back branch at {0} tests a condition that is not modelled (parity, \
+         rcx = 0, loope/loopne)"
+    )]
+    Condition(At),
+    /// Nothing in the body sets flags.
+    #[error(
+        "cannot find the loop counter: nothing in the loop sets the flags the back branch at \
+         {0} tests; give the counter with --counter REG"
+    )]
+    NoFlagSetter(At),
+    /// The flag-setter does not step a counter.
+    #[error(
+        "cannot find the loop counter of the back branch at {at}: {why}; give the counter with \
+         --counter REG"
+    )]
+    Counter {
+        /// The back branch.
+        at: At,
+        /// Why its flag-setter gives no counter.
+        why: FlagTest,
+    },
+    /// `--counter` names a register the exit test does not step.
+    #[error(
+        "--counter {}: the back branch at {at} tests {test}, which does not step it",
+        gpr_name(*counter)
+    )]
+    WrongCounter {
+        /// The register given (GPR number).
+        counter: usize,
+        /// The back branch.
+        at: At,
+        /// The flag-setter.
+        test: At,
+    },
+    /// Nothing to run.
+    #[error("the region has no instructions")]
+    Empty,
+    /// The back branch's displacement is not an 8- or 32-bit immediate of its encoding.
+    #[error("cannot locate the displacement of the back branch at {0}")]
+    Displacement(At),
+}
+
+/// What a branch inside the loop body does that cannot be profiled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InnerBranch {
+    /// A jump outside the region or backwards.
+    #[error(
+        "a branch to {0:#x} leaves the loop (only the last instruction may branch back; \
+         branches inside it must go forward to one of its instructions)"
+    )]
+    Leaves(u64),
+    /// A call.
+    #[error("a call out of the region cannot be profiled")]
+    Call,
+    /// A return.
+    #[error("a return cannot be profiled")]
+    Return,
+    /// An indirect jump.
+    #[error("an indirect branch cannot be profiled")]
+    Indirect,
+}
+
+/// Why the flag-setting instruction gives no loop counter.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FlagTest {
+    /// An add/sub/inc/dec of something other than a constant.
+    #[error("{0} does not add a constant to a register")]
+    NotConstantStep(At),
+    /// The tested register is not stepped by a constant.
+    #[error("{at} tests {}, which is not stepped by a constant in the loop", gpr_name(*reg))]
+    NotStepped {
+        /// The flag-setter.
+        at: At,
+        /// The register (GPR number).
+        reg: usize,
+    },
+    /// A compare with a memory operand.
+    #[error("{0} compares memory")]
+    ComparesMemory(At),
+    /// A compare of two registers neither of which is stepped.
+    #[error("{0} compares registers that are not stepped by a constant")]
+    RegistersNotStepped(At),
+    /// `test` of two different registers or memory.
+    #[error("{0} tests something other than one register")]
+    NotOneRegister(At),
+    /// Another instruction sets the flags.
+    #[error("the flags come from {0}, not a compare or a constant step of a register")]
+    NotATest(At),
+}
 
 /// How one GPR changes inside the loop body.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -112,7 +239,7 @@ pub struct LoopShape {
 /// Whether the region is a loop: `Ok(None)` when its last instruction is not a branch back
 /// to its start; `Err` when it is one whose counter cannot be found, or when other control
 /// flow leaves the region.
-pub fn detect(instrs: &[Instr], counter: Option<usize>) -> Result<Option<LoopShape>, String> {
+pub fn detect(instrs: &[Instr], counter: Option<usize>) -> Result<Option<LoopShape>, LoopError> {
     let Some(last) = instrs.last() else {
         return Ok(None);
     };
@@ -126,58 +253,44 @@ pub fn detect(instrs: &[Instr], counter: Option<usize>) -> Result<Option<LoopSha
     if !back {
         return Ok(None);
     }
-    let at = |ins: &Instr| format!("line {} ({})", ins.line, ins.text);
     let body = &instrs[..instrs.len() - 1];
     for ins in body {
-        check_inner_branch(ins, start, end, instrs).map_err(|w| format!("{w} at {}", at(ins)))?;
+        check_inner_branch(ins, start, end, instrs).map_err(|why| LoopError::InnerBranch {
+            why,
+            at: At::of(ins),
+        })?;
     }
     let motion = motions(instrs);
-    let hint = "; give the counter with --counter REG";
-    let (cond, test_pos, test) =
-        if li.mnemonic() == Mnemonic::Loop && li.code() == Code::Loop_rel8_64_RCX {
-            let pos = instrs.len() - 1;
-            let t = Test::Step {
-                imm: 1,
-                subtract: true,
-                keeps_cf: true,
-            };
-            (Cond::Ne, pos, (1usize, 64u32, t))
-        } else {
-            let cond = Cond::of_jcc(li.mnemonic()).ok_or_else(|| {
-                format!(
-                    "the loop's back branch at {} tests a condition that is not modelled \
-                     (parity, rcx = 0, loope/loopne)",
-                    at(last)
-                )
-            })?;
-            let pos = body
-                .iter()
-                .rposition(|i| i.iced.rflags_modified() != 0)
-                .ok_or_else(|| {
-                    format!(
-                    "cannot find the loop counter: nothing in the loop sets the flags the back \
-                     branch at {} tests{hint}",
-                    at(last)
-                )
-                })?;
-            let t = flag_test(&body[pos], &motion, counter).map_err(|why| {
-                format!(
-                    "cannot find the loop counter of the back branch at {}: {why}{hint}",
-                    at(last)
-                )
-            })?;
-            (cond, pos, t)
+    let (cond, test_pos, test) = if li.mnemonic() == Mnemonic::Loop
+        && li.code() == Code::Loop_rel8_64_RCX
+    {
+        let pos = instrs.len() - 1;
+        let t = Test::Step {
+            imm: 1,
+            subtract: true,
+            keeps_cf: true,
         };
+        (Cond::Ne, pos, (1usize, 64u32, t))
+    } else {
+        let cond = Cond::of_jcc(li.mnemonic()).ok_or_else(|| LoopError::Condition(At::of(last)))?;
+        let pos = body
+            .iter()
+            .rposition(|i| i.iced.rflags_modified() != 0)
+            .ok_or_else(|| LoopError::NoFlagSetter(At::of(last)))?;
+        let t = flag_test(&body[pos], &motion, counter).map_err(|why| LoopError::Counter {
+            at: At::of(last),
+            why,
+        })?;
+        (cond, pos, t)
+    };
     let (reg, bits, test) = test;
     if let Some(c) = counter {
         if c != reg {
-            return Err(format!(
-                "--counter {}: the back branch at {} tests line {} ({}), which does not step it",
-                super::block::gpr_name(c),
-                at(last),
-                instrs[test_pos].line,
-                instrs[test_pos].text
-            ));
+            return Err(LoopError::WrongCounter {
+                counter: c,
+                at: At::of(last),
+                test: At::of(&instrs[test_pos]),
+            });
         }
     }
     let (disp_at, disp_size) = branch_displacement(instrs)?;
@@ -200,7 +313,7 @@ fn is_near_rel(i: &iced_x86::Instruction) -> bool {
 }
 
 /// Branches inside the body may only jump forward to an instruction of the region.
-fn check_inner_branch(ins: &Instr, start: u64, end: u64, all: &[Instr]) -> Result<(), String> {
+fn check_inner_branch(ins: &Instr, start: u64, end: u64, all: &[Instr]) -> Result<(), InnerBranch> {
     let i = &ins.iced;
     match i.flow_control() {
         FlowControl::Next | FlowControl::Exception | FlowControl::Interrupt => Ok(()),
@@ -209,17 +322,12 @@ fn check_inner_branch(ins: &Instr, start: u64, end: u64, all: &[Instr]) -> Resul
             if t > ins.address && t < end && t >= start && all.iter().any(|x| x.address == t) {
                 Ok(())
             } else {
-                Err(format!(
-                    "a branch to {t:#x} leaves the loop (only the last instruction may branch back; \
-                     branches inside it must go forward to one of its instructions)"
-                ))
+                Err(InnerBranch::Leaves(t))
             }
         }
-        FlowControl::Call | FlowControl::IndirectCall => {
-            Err("a call out of the region cannot be profiled".into())
-        }
-        FlowControl::Return => Err("a return cannot be profiled".into()),
-        _ => Err("an indirect branch cannot be profiled".into()),
+        FlowControl::Call | FlowControl::IndirectCall => Err(InnerBranch::Call),
+        FlowControl::Return => Err(InnerBranch::Return),
+        _ => Err(InnerBranch::Indirect),
     }
 }
 
@@ -313,25 +421,23 @@ fn flag_test(
     ins: &Instr,
     motion: &[Motion],
     wanted: Option<usize>,
-) -> Result<(usize, u32, Test), String> {
+) -> Result<(usize, u32, Test), FlagTest> {
     let i = &ins.iced;
-    let line = format!("line {} ({})", ins.line, ins.text);
+    let line = At::of(ins);
     let gpr = |k: u32| {
         (i.op_kind(k) == OpKind::Register)
             .then(|| i.op_register(k))
             .filter(|r| r.is_gpr())
     };
     let stepped = |r: Register| gpr_number(r).is_some_and(|n| motion[n].is_stepped());
-    let not_stepped = |r: Register| {
-        format!(
-            "{line} tests {}, which is not stepped by a constant in the loop",
-            super::block::gpr_name(gpr_number(r).unwrap_or(0))
-        )
+    let not_stepped = |r: Register| FlagTest::NotStepped {
+        at: line.clone(),
+        reg: gpr_number(r).unwrap_or(0),
     };
     match i.mnemonic() {
         Mnemonic::Add | Mnemonic::Sub | Mnemonic::Inc | Mnemonic::Dec => {
             let Some((r, amount, bits)) = constant_step(i) else {
-                return Err(format!("{line} does not add a constant to a register"));
+                return Err(FlagTest::NotConstantStep(line));
             };
             if !stepped(r) {
                 return Err(not_stepped(r));
@@ -355,7 +461,7 @@ fn flag_test(
             ))
         }
         Mnemonic::Cmp => {
-            let a = gpr(0).ok_or_else(|| format!("{line} compares memory"))?;
+            let a = gpr(0).ok_or_else(|| FlagTest::ComparesMemory(line.clone()))?;
             let bits = reg_bits(a);
             if let Some(b) = gpr(1) {
                 let (na, nb) = (gpr_number(a).unwrap_or(0), gpr_number(b).unwrap_or(0));
@@ -364,11 +470,7 @@ fn flag_test(
                     Some(w) if w == nb => false,
                     _ if stepped(a) => true,
                     _ if stepped(b) => false,
-                    _ => {
-                        return Err(format!(
-                            "{line} compares registers that are not stepped by a constant"
-                        ))
-                    }
+                    _ => return Err(FlagTest::RegistersNotStepped(line)),
                 };
                 let (c, o) = if first { (a, nb) } else { (b, na) };
                 if !stepped(c) {
@@ -395,7 +497,7 @@ fn flag_test(
                     },
                 ))
             } else {
-                Err(format!("{line} compares memory"))
+                Err(FlagTest::ComparesMemory(line))
             }
         }
         Mnemonic::Test => match (gpr(0), gpr(1)) {
@@ -405,17 +507,15 @@ fn flag_test(
                 }
                 Ok((gpr_number(a).unwrap_or(0), reg_bits(a), Test::Test))
             }
-            _ => Err(format!("{line} tests something other than one register")),
+            _ => Err(FlagTest::NotOneRegister(line)),
         },
-        _ => Err(format!(
-            "the flags come from {line}, not a compare or a constant step of a register"
-        )),
+        _ => Err(FlagTest::NotATest(line)),
     }
 }
 
 /// Where the back branch's displacement sits in the region's bytes.
-fn branch_displacement(instrs: &[Instr]) -> Result<(usize, usize), String> {
-    let last = instrs.last().ok_or("the region has no instructions")?;
+fn branch_displacement(instrs: &[Instr]) -> Result<(usize, usize), LoopError> {
+    let last = instrs.last().ok_or(LoopError::Empty)?;
     let at: usize = instrs[..instrs.len() - 1]
         .iter()
         .map(|i| i.bytes.len())
@@ -424,10 +524,7 @@ fn branch_displacement(instrs: &[Instr]) -> Result<(usize, usize), String> {
     let i = d.decode();
     let off = d.get_constant_offsets(&i);
     if !off.has_immediate() || !matches!(off.immediate_size(), 1 | 4) {
-        return Err(format!(
-            "cannot locate the displacement of the back branch at line {} ({})",
-            last.line, last.text
-        ));
+        return Err(LoopError::Displacement(At::of(last)));
     }
     Ok((at + off.immediate_offset(), off.immediate_size()))
 }
@@ -439,7 +536,7 @@ mod tests {
     use crate::input::parse_hex;
 
     fn shape(hex: &str) -> Result<Option<LoopShape>, String> {
-        detect(&decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap(), None)
+        detect(&decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap(), None).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -542,7 +639,7 @@ mod tests {
     fn the_override_must_be_the_tested_register() {
         let i = decode_bytes(&parse_hex("4801c848ffca75f8").unwrap(), 0).unwrap();
         assert_eq!(detect(&i, Some(2)).unwrap().unwrap().counter, 2);
-        let e = detect(&i, Some(3)).unwrap_err();
+        let e = detect(&i, Some(3)).unwrap_err().to_string();
         assert!(e.contains("--counter rbx"), "{e}");
     }
 }

@@ -27,8 +27,8 @@
 //! ```
 //!
 //! Method: BHive (Chen et al., IISWC 2019): the steady-state cycles of one copy of the block
-//! unrolled, (cycles(200 copies) − cycles(100 copies)) / 100; docs/host-measurement.md for
-//! this host's protocol.
+//! unrolled, (cycles(200 copies) − cycles(100 copies)) / 100; docs/measurement.md for
+//! the protocol.
 
 pub mod block;
 pub mod flags;
@@ -57,7 +57,7 @@ pub struct ProfileOptions {
     /// Copies in the shorter kernel (BHive: 100); the longer one has twice as many.
     pub copies: usize,
     /// Most instructions in the longer kernel's unrolled body: Zen 4's op cache holds ~4k
-    /// macro-ops and a 6-wide stream keeps its rate up to ~3000 (docs/host-measurement.md).
+    /// macro-ops and a 6-wide stream keeps its rate up to ~3000 (docs/measurement.md).
     pub max_unrolled: usize,
     /// Seconds before a child is killed (SIGALRM).
     pub timeout_s: u32,

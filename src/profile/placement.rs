@@ -101,20 +101,55 @@ pub fn exceeds_l1(instrs: &[Instr], shape: &LoopShape) -> bool {
     2 * MIN_SMALL_N * bytes_per_iteration(&memory_operands(instrs), shape) > FOOTPRINT_BUDGET
 }
 
+/// Why a loop's registers cannot be given values that keep it in the harness's buffer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlacementError {
+    /// No counter start gives the wanted iteration count.
+    #[error(transparent)]
+    Trip(#[from] trip::NoTrip),
+    /// The counter addresses memory, but the exit test fixes its values.
+    #[error(
+        "the loop counter {} is a memory base at line {line}, but its values are fixed by the \
+         exit test at line {test_line}: its addresses cannot be placed in the buffer",
+        gpr_name(*counter)
+    )]
+    CounterIsBase {
+        /// The counter (GPR number).
+        counter: usize,
+        /// A line using it as a base.
+        line: usize,
+        /// The exit test's line.
+        test_line: usize,
+    },
+    /// A base moves too far over the run for the loop arena.
+    #[error(
+        "the addresses of {} at {at} move {stride} bytes per iteration: {iterations} iterations \
+         need {size} bytes, more than the {LOOP_ARENA_LEN} bytes of the buffer's loop arena",
+        gpr_name(*base)
+    )]
+    ArenaFull {
+        /// The base register (GPR number).
+        base: usize,
+        /// `line N (text)` of its widest-moving operand.
+        at: String,
+        /// Bytes per iteration.
+        stride: i64,
+        /// Iterations of the longer run.
+        iterations: u64,
+        /// Bytes needed.
+        size: u64,
+    },
+}
+
 /// Plans the N and 2N runs of `shape` over `instrs`.
 pub fn plan(
     instrs: &[Instr],
     block: &RunnableBlock,
     shape: &LoopShape,
-) -> Result<LoopPlan, String> {
+) -> Result<LoopPlan, PlacementError> {
     let mems = memory_operands(instrs);
     let motion = &shape.motion;
-    let total = bytes_per_iteration(&mems, shape);
-    let len = instrs.len().max(1) as u64;
-    let mut n = TARGET_INSTRUCTIONS.div_ceil(len).clamp(MIN_N, MAX_N);
-    if total > 0 && 2 * n * total > FOOTPRINT_BUDGET {
-        n = (FOOTPRINT_BUDGET / (2 * total)).clamp(MIN_SMALL_N, SMALL_N);
-    }
+    let n = iterations(instrs, &mems, shape);
     let runs = [n, 2 * n];
     let counter = shape.counter;
     let bound = match shape.test {
@@ -166,42 +201,17 @@ pub fn plan(
     if is_base(counter) && bound.is_none() {
         let m = mems.iter().find(|m| m.base == Some(counter));
         let line = m.map_or(shape.test_line, |m| instrs[m.pos].line);
-        return Err(format!(
-            "the loop counter {} is a memory base at line {line}, but its values are fixed by \
-             the exit test at line {}: its addresses cannot be placed in the buffer",
-            gpr_name(counter),
-            shape.test_line
-        ));
+        return Err(PlacementError::CounterIsBase {
+            counter,
+            line,
+            test_line: shape.test_line,
+        });
     }
     // The compared register, from where the counter starts.
-    let mut setup_bound = String::new();
-    if let Some(o) = bound {
-        let c0 = vals[0][counter].unwrap_or(0);
-        for (k, &r) in runs.iter().enumerate() {
-            let t = trip::solve(shape, r, Some(c0))?;
-            vals[k][counter] = Some(t.counter);
-            vals[k][o] = t.other;
-        }
-        let d = |k: usize| {
-            vals[k][o]
-                .unwrap_or(0)
-                .wrapping_sub(vals[k][counter].unwrap_or(0)) as i64
-        };
-        let plus = |v: i64| {
-            if v < 0 {
-                format!("- {}", v.unsigned_abs())
-            } else {
-                format!("+ {v}")
-            }
-        };
-        setup_bound = format!(
-            ", {o} = {c} {} (N) / {c} {} (2N)",
-            plus(d(0)),
-            plus(d(1)),
-            o = gpr_name(o),
-            c = gpr_name(counter),
-        );
-    }
+    let setup_bound = match bound {
+        Some(o) => solve_bound(shape, o, &runs, &mut vals)?,
+        None => String::new(),
+    };
     let mut values = [[0u64; 16]; 2];
     for k in 0..2 {
         for r in 0..16 {
@@ -224,6 +234,55 @@ pub fn plan(
         shape.test_line
     );
     Ok(LoopPlan { n, values, setup })
+}
+
+/// Iterations of the shorter run: enough for ~`TARGET_INSTRUCTIONS` instructions, fewer when
+/// the bases would move past the footprint budget.
+fn iterations(instrs: &[Instr], mems: &[Mem], shape: &LoopShape) -> u64 {
+    let total = bytes_per_iteration(mems, shape);
+    let len = instrs.len().max(1) as u64;
+    let n = TARGET_INSTRUCTIONS.div_ceil(len).clamp(MIN_N, MAX_N);
+    if total > 0 && 2 * n * total > FOOTPRINT_BUDGET {
+        (FOOTPRINT_BUDGET / (2 * total)).clamp(MIN_SMALL_N, SMALL_N)
+    } else {
+        n
+    }
+}
+
+/// The values of the counter and of the register `o` it is compared with, for each run, from
+/// where the counter starts; returns their setup text (`, rsi = rax + 6400 (N) / …`).
+fn solve_bound(
+    shape: &LoopShape,
+    o: usize,
+    runs: &[u64; 2],
+    vals: &mut [[Option<u64>; 16]; 2],
+) -> Result<String, PlacementError> {
+    let counter = shape.counter;
+    let c0 = vals[0][counter].unwrap_or(0);
+    for (k, &r) in runs.iter().enumerate() {
+        let t = trip::solve(shape, r, Some(c0))?;
+        vals[k][counter] = Some(t.counter);
+        vals[k][o] = t.other;
+    }
+    let d = |k: usize| {
+        vals[k][o]
+            .unwrap_or(0)
+            .wrapping_sub(vals[k][counter].unwrap_or(0)) as i64
+    };
+    let plus = |v: i64| {
+        if v < 0 {
+            format!("- {}", v.unsigned_abs())
+        } else {
+            format!("+ {v}")
+        }
+    };
+    Ok(format!(
+        ", {o} = {c} {} (N) / {c} {} (2N)",
+        plus(d(0)),
+        plus(d(1)),
+        o = gpr_name(o),
+        c = gpr_name(counter),
+    ))
 }
 
 /// Small values in decimal (signed at the counter's width), addresses in hex.
@@ -273,7 +332,7 @@ fn place_base(
     runs: &[u64; 2],
     vals: &mut [[Option<u64>; 16]; 2],
     arena: &mut Arena,
-) -> Result<(), String> {
+) -> Result<(), PlacementError> {
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
     let mut widest: Option<(&Mem, i64)> = None;
     for m in mems.iter().filter(|m| m.base == Some(r)) {
@@ -301,13 +360,13 @@ fn place_base(
         let at = m.map_or(String::new(), |m| {
             format!("line {} ({})", instrs[m.pos].line, instrs[m.pos].text)
         });
-        format!(
-            "the addresses of {} at {at} move {stride} bytes per iteration: {} iterations need \
-             {size} bytes, more than the {} bytes of the buffer's loop arena",
-            gpr_name(r),
-            runs[1],
-            LOOP_ARENA_LEN
-        )
+        PlacementError::ArenaFull {
+            base: r,
+            at,
+            stride,
+            iterations: runs[1],
+            size,
+        }
     })?;
     let v = (start as i64).wrapping_sub(lo) as u64;
     vals[0][r] = Some(v);
@@ -327,7 +386,7 @@ mod tests {
         let i = decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap();
         let b = crate::profile::block::plan_loop(&i).unwrap();
         let s = detect(&i, None).unwrap().unwrap();
-        plan(&i, &b, &s)
+        plan(&i, &b, &s).map_err(|e| e.to_string())
     }
 
     fn inside(a: u64) -> bool {

@@ -18,7 +18,7 @@ use crate::measure::harness::{
 };
 use crate::measure::jit::{DataMem, ExecMem, FnHandle};
 use crate::measure::timer::{self, Calibration, CalibrationLimits};
-use crate::measure::MeasureError;
+use crate::measure::{HarnessError, MeasureError};
 
 #[derive(Serialize, Deserialize)]
 enum Msg {
@@ -75,12 +75,12 @@ impl Profiler {
         self.exec.clear();
         let calib = self.calibration_pairs()?;
         let shape =
-            loop_shape::detect(instrs, self.opts.counter).map_err(ProfileError::Unsupported)?;
+            loop_shape::detect(instrs, self.opts.counter).map_err(|e| unsupported(e.into()))?;
         let (block, kernels, pair, copies, looped) = match shape {
             Some(shape) => {
-                let block = block::plan_loop(instrs).map_err(ProfileError::Unsupported)?;
+                let block = block::plan_loop(instrs).map_err(|e| unsupported(e.into()))?;
                 let p =
-                    placement::plan(instrs, &block, &shape).map_err(ProfileError::Unsupported)?;
+                    placement::plan(instrs, &block, &shape).map_err(|e| unsupported(e.into()))?;
                 let at = instrs.first().map_or(0, |i| i.address);
                 let (ka, fa) = self.push_loop(&block, &shape, &p.values[0], at)?;
                 let (kb, fb) = self.push_loop(&block, &shape, &p.values[1], at)?;
@@ -100,7 +100,7 @@ impl Profiler {
                             .into(),
                     ));
                 }
-                let block = block::plan(instrs).map_err(ProfileError::Unsupported)?;
+                let block = block::plan(instrs).map_err(|e| unsupported(e.into()))?;
                 let (ca, cb) = self.opts.copies_for(block.len());
                 let (ka, fa) = self.push_kernel(&block, ca)?;
                 let (kb, fb) = self.push_kernel(&block, cb)?;
@@ -125,7 +125,7 @@ impl Profiler {
                 ChildResult::Refused(e) => {
                     refused += 1;
                     if refused > self.calib_retries {
-                        return Err(MeasureError::Calibration(e.to_string()).into());
+                        return Err(MeasureError::Calibration(e).into());
                     }
                 }
                 ChildResult::Moving(pages) => {
@@ -172,9 +172,7 @@ impl Profiler {
                     copies_b,
                 } = s
                 else {
-                    return Err(MeasureError::Harness(
-                        "calibration spec not unrolled".into(),
-                    ));
+                    return Err(HarnessError::CalibrationNotUnrolled.into());
                 };
                 let mut one = |copies: usize| -> Result<FnHandle, MeasureError> {
                     let code = harness::assemble(
@@ -276,9 +274,7 @@ impl Profiler {
                 let (Some(a), Some(b), Some(c), Some((raw, before, mapped))) =
                     (cal[0], cal[1], cal[2], raw)
                 else {
-                    return Err(MeasureError::Harness(
-                        "the child sent an incomplete result".into(),
-                    ));
+                    return Err(HarnessError::IncompleteResult.into());
                 };
                 if mapped > before {
                     return Ok(ChildResult::Moving(mapped));
@@ -294,9 +290,7 @@ impl Profiler {
                 })
             }
             ChildEnd::Signaled(sig) => Ok(ChildResult::Died(sig, fault)),
-            ChildEnd::Exited(code) => Err(MeasureError::Harness(format!(
-                "the benchmark child exited with status {code}"
-            ))),
+            ChildEnd::Exited(code) => Err(HarnessError::ChildExit(code).into()),
         }
     }
 }
@@ -361,4 +355,9 @@ fn locate(
         instruction: at.map(|i| i.text.clone()),
         why: None,
     }
+}
+
+/// A refusal as the profiler reports it.
+fn unsupported(r: Box<dyn std::error::Error>) -> ProfileError {
+    ProfileError::Unsupported(r.to_string())
 }

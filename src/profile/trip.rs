@@ -26,9 +26,24 @@ fn mask(bits: u32) -> u64 {
     }
 }
 
+/// No start value gives the loop exactly `n` iterations.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "no initial value makes the loop run exactly {n} times (exit test at line {test_line}, \
+     branch at line {branch_line}); give the counter with --counter REG"
+)]
+pub struct NoTrip {
+    /// Iterations asked for.
+    pub n: u64,
+    /// Line of the exit test.
+    pub test_line: usize,
+    /// Line of the back branch.
+    pub branch_line: usize,
+}
+
 /// Values for exactly `n` iterations (n ≥ 1); `counter_start` is the counter's initial
 /// value when a register compare lets it start anywhere (then the other register is solved).
-pub fn solve(shape: &LoopShape, n: u64, counter_start: Option<u64>) -> Result<Trip, String> {
+pub fn solve(shape: &LoopShape, n: u64, counter_start: Option<u64>) -> Result<Trip, NoTrip> {
     let c = &shape.motion[shape.counter];
     let s = c.per_iteration();
     let pre = c.before(shape.test_pos + 1);
@@ -73,12 +88,10 @@ pub fn solve(shape: &LoopShape, n: u64, counter_start: Option<u64>) -> Result<Tr
             })
         }
     };
-    found.ok_or_else(|| {
-        format!(
-            "no initial value makes the loop run exactly {n} times (exit test at line {}, \
-             branch at line {}); give the counter with --counter REG",
-            shape.test_line, shape.branch_line
-        )
+    found.ok_or(NoTrip {
+        n,
+        test_line: shape.test_line,
+        branch_line: shape.branch_line,
     })
 }
 
@@ -192,7 +205,7 @@ mod tests {
     fn an_unreachable_count_says_so() {
         // dec ecx; jb: CF is not written by dec.
         let s = shape("ffc972fc");
-        let e = solve(&s, 3, None).unwrap_err();
+        let e = solve(&s, 3, None).unwrap_err().to_string();
         assert!(
             e.contains("exactly 3 times") && e.contains("--counter"),
             "{e}"

@@ -6,7 +6,7 @@
 //! [`Observer`]).
 //! Must not touch: report formatting (views observe events), the XML, decoding.
 //! Facts: thesis Algorithms 3–7 and §3.6; the refinements (per-operand-pair latencies) follow
-//! issue #4 and the uops.info latency definition (seed digest §1.3).
+//! issue #4 and the uops.info latency definition (uops.info §4.1).
 //!
 //! Order of work inside one cycle (thesis Algorithm 7):
 //! ```text

@@ -1,11 +1,29 @@
-//! The host CPU's microarchitecture, from CPUID family/model (public model numbers: Intel
-//! SDM Vol. 4 "Processor signatures", AMD Processor Programming Reference family 17h/19h).
+//! The host CPU's microarchitecture: the one CPUID → arch table of the project, used by the
+//! analyzer's default arch, `suaca measure` (the `<architecture name=…>` it writes) and
+//! `suaca profile` (the arch of its prediction).
+//!
+//! Facts from: Intel's "Intel Architecture and Processor Identification with CPUID Model and
+//! Family Numbers" table and the Intel SDM Vol. 4 processor signatures (family 6 models and the
+//! steppings that split Skylake-SP/Cascade Lake and Kaby Lake/Coffee Lake); AMD's Processor
+//! Programming References and Revision Guides, which are published per family and model range
+//! (family 17h: Zen/Zen+ and Zen 2; 19h: Zen 3 and Zen 4; 1Ah: Zen 5).
+
+use std::ops::RangeInclusive;
+
+/// CPU vendor of a CPUID signature; other vendors are not mapped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CpuVendor {
+    /// `GenuineIntel`.
+    Intel,
+    /// `AuthenticAMD`.
+    Amd,
+}
 
 /// Decoded CPUID signature.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
-    /// `GenuineIntel` (true) or `AuthenticAMD` (false); other vendors are not mapped.
-    pub intel: bool,
+    /// Vendor string of leaf 0.
+    pub vendor: CpuVendor,
     /// Display family (base + extended).
     pub family: u32,
     /// Display model (extended model << 4 | model).
@@ -14,39 +32,174 @@ pub struct Signature {
     pub stepping: u32,
 }
 
-/// The uops.info arch name of a CPUID signature, when known.
-pub fn arch_of(sig: Signature) -> Option<&'static str> {
-    if sig.intel {
-        if sig.family != 6 {
-            return None;
-        }
-        Some(match sig.model {
-            0x1A | 0x1E | 0x1F | 0x2E => "NHM",
-            0x25 | 0x2C | 0x2F => "WSM",
-            0x2A | 0x2D => "SNB",
-            0x3A | 0x3E => "IVB",
-            0x3C | 0x3F | 0x45 | 0x46 => "HSW",
-            0x3D | 0x47 | 0x4F | 0x56 => "BDW",
-            0x4E | 0x5E => "SKL",
-            0x55 if sig.stepping >= 5 => "CLX",
-            0x55 => "SKX",
-            0x8E | 0x9E if sig.stepping <= 9 => "KBL",
-            0x8E | 0x9E | 0xA5 | 0xA6 => "CFL",
-            0x7D | 0x7E | 0x6A | 0x6C => "ICL",
-            0x8C | 0x8D => "TGL",
-            0xA7 => "RKL",
-            0x97 | 0x9A | 0xB7 | 0xBA | 0xBF => "ADL-P",
-            _ => return None,
-        })
-    } else {
-        Some(match (sig.family, sig.model) {
-            (0x17, 0x01 | 0x08 | 0x11 | 0x18) => "ZEN+",
-            (0x17, 0x31 | 0x47 | 0x60 | 0x68 | 0x71 | 0x90 | 0x98 | 0xA0) => "ZEN2",
-            (0x19, 0x00..=0x0F | 0x20..=0x5F) => "ZEN3",
-            (0x19, 0x10..=0x1F | 0x60..=0x7F | 0xA0..=0xAF) => "ZEN4",
-            _ => return None,
-        })
+/// One row of the table: a family, a model range and a stepping range name an arch.
+struct Row {
+    vendor: CpuVendor,
+    family: u32,
+    models: RangeInclusive<u32>,
+    steppings: RangeInclusive<u32>,
+    arch: &'static str,
+}
+
+const ALL_STEPPINGS: RangeInclusive<u32> = 0..=0xF;
+
+const fn intel(model: u32, arch: &'static str) -> Row {
+    Row {
+        vendor: CpuVendor::Intel,
+        family: 6,
+        models: model..=model,
+        steppings: ALL_STEPPINGS,
+        arch,
     }
+}
+
+const fn intel_steppings(model: u32, steppings: RangeInclusive<u32>, arch: &'static str) -> Row {
+    Row {
+        vendor: CpuVendor::Intel,
+        family: 6,
+        models: model..=model,
+        steppings,
+        arch,
+    }
+}
+
+const fn amd(family: u32, models: RangeInclusive<u32>, arch: &'static str) -> Row {
+    Row {
+        vendor: CpuVendor::Amd,
+        family,
+        models,
+        steppings: ALL_STEPPINGS,
+        arch,
+    }
+}
+
+/// Arch names this table detects for which the project has no arch description yet
+/// (`data/arch/`): callers report "no data for ZEN5" rather than an unknown CPU.
+pub const DETECTED_ONLY: &[&str] = &["ZEN5"];
+
+/// The table; the first row that matches wins. Only names of `uarch::names()` or
+/// [`DETECTED_ONLY`] appear (a test checks it).
+const TABLE: &[Row] = &[
+    // Nehalem (Bloomfield, Lynnfield, Clarksfield, Beckton).
+    intel(0x1A, "NHM"),
+    intel(0x1E, "NHM"),
+    intel(0x1F, "NHM"),
+    intel(0x2E, "NHM"),
+    // Westmere (Arrandale/Clarkdale, Gulftown/Westmere-EP, Westmere-EX).
+    intel(0x25, "WSM"),
+    intel(0x2C, "WSM"),
+    intel(0x2F, "WSM"),
+    intel(0x2A, "SNB"),
+    intel(0x2D, "SNB"),
+    intel(0x3A, "IVB"),
+    intel(0x3E, "IVB"),
+    intel(0x3C, "HSW"),
+    intel(0x3F, "HSW"),
+    intel(0x45, "HSW"),
+    intel(0x46, "HSW"),
+    intel(0x3D, "BDW"),
+    intel(0x47, "BDW"),
+    intel(0x4F, "BDW"),
+    intel(0x56, "BDW"),
+    intel(0x4E, "SKL"),
+    intel(0x5E, "SKL"),
+    // Model 55h: Skylake-SP up to stepping 4, Cascade Lake from 5 (5–7), Cooper Lake 10–11
+    // (Cascade Lake's core; the project has no CPL description).
+    intel_steppings(0x55, 0..=4, "SKX"),
+    intel_steppings(0x55, 5..=0xF, "CLX"),
+    // Models 8Eh/9Eh are shared by Kaby Lake and Coffee Lake, told apart by stepping:
+    // 8Eh 9 Kaby Lake (and Amber Lake Y), 10 Kaby Lake R (a Kaby Lake core), 11 Whiskey Lake,
+    // 12 Comet Lake U / Amber Lake (Coffee Lake's core); 9Eh 9 Kaby Lake, 10–13 Coffee Lake.
+    intel_steppings(0x8E, 0..=10, "KBL"),
+    intel_steppings(0x8E, 11..=0xF, "CFL"),
+    intel_steppings(0x9E, 0..=9, "KBL"),
+    intel_steppings(0x9E, 10..=0xF, "CFL"),
+    // Comet Lake S/H: the Skylake core of Coffee Lake.
+    intel(0xA5, "CFL"),
+    intel(0xA6, "CFL"),
+    intel(0x6A, "ICL"),
+    intel(0x6C, "ICL"),
+    intel(0x7D, "ICL"),
+    intel(0x7E, "ICL"),
+    intel(0x8C, "TGL"),
+    intel(0x8D, "TGL"),
+    intel(0xA7, "RKL"),
+    // Alder Lake, and Raptor Lake (B7h, BAh, BFh) whose Raptor Cove P-core is Golden Cove's.
+    intel(0x97, "ADL-P"),
+    intel(0x9A, "ADL-P"),
+    intel(0xB7, "ADL-P"),
+    intel(0xBA, "ADL-P"),
+    intel(0xBF, "ADL-P"),
+    // Family 17h: Zen (01h, 11h, 20h) and Zen+ (08h, 18h), one arch for both cores.
+    amd(0x17, 0x01..=0x01, "ZEN+"),
+    amd(0x17, 0x08..=0x08, "ZEN+"),
+    amd(0x17, 0x11..=0x11, "ZEN+"),
+    amd(0x17, 0x18..=0x18, "ZEN+"),
+    amd(0x17, 0x20..=0x20, "ZEN+"),
+    // Family 17h Zen 2: Rome (31h), Renoir/Lucienne (60h), Matisse (71h), Van Gogh (90h),
+    // Mendocino (A0h) and the console/embedded parts (47h, 68h, 98h).
+    amd(0x17, 0x31..=0x31, "ZEN2"),
+    amd(0x17, 0x47..=0x47, "ZEN2"),
+    amd(0x17, 0x60..=0x60, "ZEN2"),
+    amd(0x17, 0x68..=0x68, "ZEN2"),
+    amd(0x17, 0x71..=0x71, "ZEN2"),
+    amd(0x17, 0x90..=0x90, "ZEN2"),
+    amd(0x17, 0x98..=0x98, "ZEN2"),
+    amd(0x17, 0xA0..=0xA0, "ZEN2"),
+    // Family 19h: Zen 3 (Milan 00h–0Fh, Vermeer/Cezanne/Rembrandt 20h–5Fh), Zen 4 (Genoa
+    // 10h–1Fh, Raphael/Phoenix 60h–7Fh, Siena/Bergamo A0h–AFh).
+    amd(0x19, 0x00..=0x0F, "ZEN3"),
+    amd(0x19, 0x20..=0x5F, "ZEN3"),
+    amd(0x19, 0x10..=0x1F, "ZEN4"),
+    amd(0x19, 0x60..=0x7F, "ZEN4"),
+    amd(0x19, 0xA0..=0xAF, "ZEN4"),
+    // Family 1Ah: Zen 5 (Turin, Granite Ridge, Strix Point...).
+    amd(0x1A, 0x00..=0xFF, "ZEN5"),
+];
+
+/// The arch name of a CPUID signature, when the table knows it. The name may be one of
+/// [`DETECTED_ONLY`], which has no arch description.
+pub fn arch_of(sig: Signature) -> Option<&'static str> {
+    TABLE
+        .iter()
+        .find(|r| {
+            r.vendor == sig.vendor
+                && r.family == sig.family
+                && r.models.contains(&sig.model)
+                && r.steppings.contains(&sig.stepping)
+        })
+        .map(|r| r.arch)
+}
+
+/// Decodes CPUID leaf 0 (vendor registers EBX, EDX, ECX) and leaf 1 EAX into a signature.
+pub fn decode(vendor: [u32; 3], leaf1_eax: u32) -> Option<Signature> {
+    let mut name = [0u8; 12];
+    for (i, w) in vendor.iter().enumerate() {
+        name[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    let vendor = match &name {
+        b"GenuineIntel" => CpuVendor::Intel,
+        b"AuthenticAMD" => CpuVendor::Amd,
+        _ => return None,
+    };
+    let eax = leaf1_eax;
+    let base_family = (eax >> 8) & 0xF;
+    let family = if base_family == 0xF {
+        base_family + ((eax >> 20) & 0xFF)
+    } else {
+        base_family
+    };
+    let model = if base_family == 0x6 || base_family == 0xF {
+        (((eax >> 16) & 0xF) << 4) | ((eax >> 4) & 0xF)
+    } else {
+        (eax >> 4) & 0xF
+    };
+    Some(Signature {
+        vendor,
+        family,
+        model,
+        stepping: eax & 0xF,
+    })
 }
 
 /// The host's CPUID signature (x86-64 only).
@@ -55,33 +208,7 @@ pub fn signature() -> Option<Signature> {
     {
         use core::arch::x86_64::__cpuid;
         let v = __cpuid(0);
-        let mut vendor = [0u8; 12];
-        vendor[..4].copy_from_slice(&v.ebx.to_le_bytes());
-        vendor[4..8].copy_from_slice(&v.edx.to_le_bytes());
-        vendor[8..].copy_from_slice(&v.ecx.to_le_bytes());
-        let intel = match &vendor {
-            b"GenuineIntel" => true,
-            b"AuthenticAMD" => false,
-            _ => return None,
-        };
-        let eax = __cpuid(1).eax;
-        let base_family = (eax >> 8) & 0xF;
-        let family = if base_family == 0xF {
-            base_family + ((eax >> 20) & 0xFF)
-        } else {
-            base_family
-        };
-        let model = if base_family == 0x6 || base_family == 0xF {
-            (((eax >> 16) & 0xF) << 4) | ((eax >> 4) & 0xF)
-        } else {
-            (eax >> 4) & 0xF
-        };
-        Some(Signature {
-            intel,
-            family,
-            model,
-            stepping: eax & 0xF,
-        })
+        decode([v.ebx, v.edx, v.ecx], __cpuid(1).eax)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -89,7 +216,7 @@ pub fn signature() -> Option<Signature> {
     }
 }
 
-/// The host's arch name, when known.
+/// The host's arch name, when known (possibly one of [`DETECTED_ONLY`]).
 pub fn detect() -> Option<&'static str> {
     signature().and_then(arch_of)
 }
@@ -98,27 +225,147 @@ pub fn detect() -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn known_signatures() {
-        let amd = |family, model| Signature {
-            intel: false,
-            family,
-            model,
-            stepping: 1,
-        };
-        assert_eq!(arch_of(amd(0x19, 0x11)), Some("ZEN4"));
-        assert_eq!(arch_of(amd(0x19, 0x21)), Some("ZEN3"));
-        assert_eq!(arch_of(amd(0x17, 0x71)), Some("ZEN2"));
-        let intel = |model, stepping| Signature {
-            intel: true,
+    fn intel(model: u32, stepping: u32) -> Signature {
+        Signature {
+            vendor: CpuVendor::Intel,
             family: 6,
             model,
             stepping,
-        };
-        assert_eq!(arch_of(intel(0x2A, 7)), Some("SNB"));
-        assert_eq!(arch_of(intel(0x9E, 10)), Some("CFL"));
-        assert_eq!(arch_of(intel(0x9E, 9)), Some("KBL"));
-        assert_eq!(arch_of(intel(0x55, 7)), Some("CLX"));
+        }
+    }
+
+    fn amd(family: u32, model: u32) -> Signature {
+        Signature {
+            vendor: CpuVendor::Amd,
+            family,
+            model,
+            stepping: 1,
+        }
+    }
+
+    /// One case per row of [`TABLE`], in its order.
+    #[test]
+    fn every_row() {
+        let cases: &[(Signature, &str)] = &[
+            (intel(0x1A, 5), "NHM"),
+            (intel(0x1E, 5), "NHM"),
+            (intel(0x1F, 5), "NHM"),
+            (intel(0x2E, 6), "NHM"),
+            (intel(0x25, 5), "WSM"),
+            (intel(0x2C, 2), "WSM"),
+            (intel(0x2F, 2), "WSM"),
+            (intel(0x2A, 7), "SNB"),
+            (intel(0x2D, 7), "SNB"),
+            (intel(0x3A, 9), "IVB"),
+            (intel(0x3E, 4), "IVB"),
+            (intel(0x3C, 3), "HSW"),
+            (intel(0x3F, 2), "HSW"),
+            (intel(0x45, 1), "HSW"),
+            (intel(0x46, 1), "HSW"),
+            (intel(0x3D, 4), "BDW"),
+            (intel(0x47, 1), "BDW"),
+            (intel(0x4F, 1), "BDW"),
+            (intel(0x56, 3), "BDW"),
+            (intel(0x4E, 3), "SKL"),
+            (intel(0x5E, 3), "SKL"),
+            (intel(0x55, 4), "SKX"),
+            (intel(0x55, 7), "CLX"),
+            (intel(0x8E, 9), "KBL"),
+            (intel(0x8E, 11), "CFL"),
+            (intel(0x9E, 9), "KBL"),
+            (intel(0x9E, 10), "CFL"),
+            (intel(0xA5, 2), "CFL"),
+            (intel(0xA6, 0), "CFL"),
+            (intel(0x6A, 6), "ICL"),
+            (intel(0x6C, 1), "ICL"),
+            (intel(0x7D, 5), "ICL"),
+            (intel(0x7E, 5), "ICL"),
+            (intel(0x8C, 1), "TGL"),
+            (intel(0x8D, 1), "TGL"),
+            (intel(0xA7, 1), "RKL"),
+            (intel(0x97, 2), "ADL-P"),
+            (intel(0x9A, 3), "ADL-P"),
+            (intel(0xB7, 1), "ADL-P"),
+            (intel(0xBA, 2), "ADL-P"),
+            (intel(0xBF, 2), "ADL-P"),
+            (amd(0x17, 0x01), "ZEN+"),
+            (amd(0x17, 0x08), "ZEN+"),
+            (amd(0x17, 0x11), "ZEN+"),
+            (amd(0x17, 0x18), "ZEN+"),
+            (amd(0x17, 0x20), "ZEN+"),
+            (amd(0x17, 0x31), "ZEN2"),
+            (amd(0x17, 0x47), "ZEN2"),
+            (amd(0x17, 0x60), "ZEN2"),
+            (amd(0x17, 0x68), "ZEN2"),
+            (amd(0x17, 0x71), "ZEN2"),
+            (amd(0x17, 0x90), "ZEN2"),
+            (amd(0x17, 0x98), "ZEN2"),
+            (amd(0x17, 0xA0), "ZEN2"),
+            (amd(0x19, 0x01), "ZEN3"),
+            (amd(0x19, 0x21), "ZEN3"),
+            (amd(0x19, 0x11), "ZEN4"),
+            (amd(0x19, 0x61), "ZEN4"),
+            (amd(0x19, 0xA0), "ZEN4"),
+            (amd(0x1A, 0x02), "ZEN5"),
+        ];
+        assert_eq!(cases.len(), TABLE.len(), "one case per row");
+        for (row, (sig, want)) in TABLE.iter().zip(cases) {
+            assert_eq!(arch_of(*sig), Some(*want), "{sig:?}");
+            assert_eq!(row.arch, *want, "cases follow the table's order: {sig:?}");
+        }
+    }
+
+    /// The disagreements the measure and analyzer tables had (issue #18): both now read this.
+    #[test]
+    fn steppings_split_shared_models() {
+        assert_eq!(arch_of(intel(0x55, 5)), Some("CLX"));
+        assert_eq!(arch_of(intel(0x55, 11)), Some("CLX")); // Cooper Lake
+        assert_eq!(arch_of(intel(0x55, 0)), Some("SKX"));
+        assert_eq!(arch_of(intel(0x8E, 10)), Some("KBL")); // Kaby Lake R
+        assert_eq!(arch_of(intel(0x8E, 12)), Some("CFL")); // Comet Lake U
+        assert_eq!(arch_of(intel(0x9E, 13)), Some("CFL"));
+    }
+
+    #[test]
+    fn the_project_hosts() {
+        // Zen 4 (family 25 model 17) and Zen 5 (family 26 model 2).
+        assert_eq!(arch_of(amd(25, 17)), Some("ZEN4"));
+        assert_eq!(arch_of(amd(26, 2)), Some("ZEN5"));
+    }
+
+    #[test]
+    fn unknown_signatures() {
         assert_eq!(arch_of(intel(0x01, 0)), None);
+        assert_eq!(arch_of(amd(0x17, 0x02)), None);
+        assert_eq!(arch_of(amd(0x15, 0x02)), None);
+        let other_family = Signature {
+            family: 0xF,
+            ..intel(0x55, 7)
+        };
+        assert_eq!(arch_of(other_family), None);
+    }
+
+    #[test]
+    fn names_are_arch_descriptions_or_detected_only() {
+        for row in TABLE {
+            assert!(
+                crate::uarch::names().contains(&row.arch) != DETECTED_ONLY.contains(&row.arch),
+                "{} must be exactly one of an arch description and DETECTED_ONLY",
+                row.arch
+            );
+        }
+    }
+
+    #[test]
+    fn decodes_leaf_1() {
+        let amd_vendor = [0x6874_7541, 0x6974_6E65, 0x444D_4163]; // "Auth" "enti" "cAMD"
+                                                                  // Zen 4: base family F, extended family 0Ah, extended model 1, model 1.
+        let sig = decode(amd_vendor, 0x00A1_0F11).expect("AMD");
+        assert_eq!((sig.family, sig.model, sig.stepping), (0x19, 0x11, 1));
+        let intel_vendor = [0x756E_6547, 0x4965_6E69, 0x6C65_746E]; // "Genu" "ineI" "ntel"
+                                                                    // Cascade Lake: family 6, extended model 5, model 5, stepping 7.
+        let sig = decode(intel_vendor, 0x0005_0657).expect("Intel");
+        assert_eq!(sig, intel(0x55, 7));
+        assert_eq!(decode([0, 0, 0], 0x0005_0657), None);
     }
 }

@@ -1,8 +1,8 @@
 //! The uops.info `instructions.xml` schema: typed records, the port notation, a streaming
 //! reader and a writer.
 //!
-//! Owns: every element and attribute name of the schema (seed digest §1.16, SUACA thesis §1.5
-//! for the 2018 form).
+//! Owns: every element and attribute name of the schema (`instructions.xml` in
+//! docs/sources.md, SUACA thesis §1.5 for the 2018 form).
 //! Must not touch: iced-x86, the simulator, the CLI, the environment. Unknown values are
 //! `None`, never 0; unknown attributes are kept verbatim, unknown elements skipped.
 //!

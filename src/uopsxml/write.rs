@@ -3,8 +3,8 @@
 //! Owns: attribute order and number formatting of what we emit.
 //! Must not touch: measurement logic; the 2018 form is read but never written.
 //! Facts from: `data/uops/README.md` "Shape" (cpuBench measurement-attribute order, alphabetical
-//! XED-to-XML attributes, minidom 2-space indent, no final newline), seed digest §1.16
-//! (`TP_*` as "%.2f").
+//! XED-to-XML attributes, minidom 2-space indent, no final newline), cpuBench
+//! (`TP_*` as "%.2f"; docs/sources.md).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};

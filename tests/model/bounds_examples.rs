@@ -1,4 +1,4 @@
-//! Golden tests: the worked examples of "Performance Speed Limits" (seed 004, digest §3.9) on
+//! Golden tests: the worked examples of "Performance Speed Limits" (SL §3.9 in docs/sources.md) on
 //! SKL, with hand-written uops.info-style data (port strings, retire slots, latencies as in
 //! the SKL tables), plus the SUACA thesis' adc chain and a stencil loop.
 #![forbid(unsafe_code)]

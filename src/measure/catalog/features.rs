@@ -134,10 +134,10 @@ impl HostFeatures {
     }
 
     /// Whether every feature is supported; otherwise the first missing one.
-    pub fn check(&self, feats: &[CpuidFeature]) -> Result<(), String> {
+    pub fn check(&self, feats: &[CpuidFeature]) -> Result<(), CpuidFeature> {
         for f in feats {
             if !self.supported.contains(f) {
-                return Err(format!("{f:?}"));
+                return Err(*f);
             }
         }
         Ok(())

@@ -23,15 +23,17 @@ mod features;
 mod naming;
 mod operands;
 pub(crate) mod skip;
+mod variant;
 
 pub use features::HostFeatures;
-pub use naming::{xed_mnemonic, Skeleton};
-pub use operands::instantiate;
+pub use naming::Skeleton;
+pub use operands::{instantiate, BuildError};
 pub use skip::SkipReason;
 
 use naming::dedup_names;
-use operands::{make_variant, shape_of, Shape};
+use operands::{shape_of, Shape};
 use skip::early_skip;
+use variant::make_variant;
 
 /// Register classes the harness can allocate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -371,8 +373,10 @@ pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOption
             }
         }
         if let Some(e) = bad {
-            cat.skipped
-                .push((format!("{code:?}"), SkipReason::UnsupportedOperands(e)));
+            cat.skipped.push((
+                format!("{code:?}"),
+                SkipReason::UnsupportedOperands(format!("{e:?}")),
+            ));
             continue;
         }
         let mem_size = oc.memory_size();
@@ -398,7 +402,7 @@ pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOption
                             Shape::MemOnly => Slot::Agen(a),
                         })
                         .collect();
-                    match make_variant(code, slots, false, false, 0, skel, &mut factory) {
+                    match make_variant(code, slots, false, false, skel, &mut factory) {
                         Ok(v) => cat.variants.push(v),
                         Err(e) => cat.skipped.push((format!("{code:?}"), e)),
                     }
@@ -410,14 +414,6 @@ pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOption
                 forms.push((true, true));
             }
         }
-        let vec_bits = shapes
-            .iter()
-            .filter_map(|s| match s {
-                Shape::One(Slot::Reg(c)) | Shape::RegOrMem(c) if c.is_vec() => Some(c.width()),
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
         let mut masks: Vec<(bool, bool)> = Vec::new(); // (masked, zeroing)
         if oc.require_op_mask_register() {
             masks.push((true, false));
@@ -465,7 +461,7 @@ pub fn build(feats: &HostFeatures, skel: Option<&Skeleton>, opts: &CatalogOption
                         },
                     })
                     .collect();
-                match make_variant(code, slots, masked, zeroing, vec_bits, skel, &mut factory) {
+                match make_variant(code, slots, masked, zeroing, skel, &mut factory) {
                     Ok(v) => cat.variants.push(v),
                     Err(e) => cat.skipped.push((format!("{code:?}"), e)),
                 }

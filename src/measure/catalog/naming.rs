@@ -1,9 +1,10 @@
-//! uops.info names: operand tokens (`R64`, `M64_1to8`), XED mnemonic spellings, matching a
-//! variant to a record of the uops.info skeleton, and making generated names unique.
+//! uops.info names: operand tokens (`R64`, `M64_1to8`), matching a variant to a record of the
+//! uops.info skeleton, and making generated names unique. Mnemonics are spelled by
+//! `db::names`, the one iced → XED table the analyzer matches with.
 
 use std::collections::{HashMap, HashSet};
 
-use iced_x86::{Code, EncodingKind, MemorySize, Mnemonic, OpKind};
+use iced_x86::{Code, EncodingKind, MemorySize, OpKind};
 
 use super::{Slot, Variant};
 use crate::uopsxml::InstrRecord;
@@ -43,32 +44,6 @@ impl Skeleton {
             .get(&(mnem.to_string(), toks.to_string()))
             .map(Vec::as_slice)
             .unwrap_or(&[])
-    }
-}
-
-/// XED spelling of an iced mnemonic (condition codes differ: CMOVE → CMOVZ).
-pub fn xed_mnemonic(m: Mnemonic) -> String {
-    let s = format!("{m:?}").to_uppercase();
-    for prefix in ["CMOV", "SET", "J"] {
-        if let Some(cc) = s.strip_prefix(prefix) {
-            let cc2 = match cc {
-                "E" => "Z",
-                "NE" => "NZ",
-                "AE" => "NB",
-                "A" => "NBE",
-                "GE" => "NL",
-                "G" => "NLE",
-                _ => cc,
-            };
-            if cc2 != cc && (prefix != "J" || s.len() <= 4) {
-                return format!("{prefix}{cc2}");
-            }
-        }
-    }
-    match s.as_str() {
-        "XLATB" => "XLAT".into(),
-        "NOPW" | "NOPD" | "NOPQ" => "NOP".into(),
-        _ => s,
     }
 }
 
@@ -221,15 +196,6 @@ mod tests {
     use crate::uopsxml::{OperandKind, OperandRecord};
 
     #[test]
-    fn mnemonic_spelling() {
-        assert_eq!(xed_mnemonic(Mnemonic::Cmove), "CMOVZ");
-        assert_eq!(xed_mnemonic(Mnemonic::Setge), "SETNL");
-        assert_eq!(xed_mnemonic(Mnemonic::Cmovg), "CMOVNLE");
-        assert_eq!(xed_mnemonic(Mnemonic::Add), "ADD");
-        assert_eq!(xed_mnemonic(Mnemonic::Vaddpd), "VADDPD");
-    }
-
-    #[test]
     fn a_generated_name_never_repeats_a_skeleton_name() {
         // The skeleton knows PUSH (R64) as 50+r; FF /6 with a register is generated and
         // must not take the same string.
@@ -264,6 +230,32 @@ mod tests {
             .variants
             .iter()
             .all(|v| seen.insert(v.record.string.clone())));
+    }
+
+    /// The analyzer finds the records `measure` generates: each generated iclass is one the
+    /// analyzer proposes for an instruction of that code (one naming table, `db::names`).
+    #[test]
+    fn generated_iclasses_are_the_analyzers() {
+        let c = build(&all_features(), None, &CatalogOptions::default());
+        assert!(c.variants.len() > 1000);
+        let mut mismatched = Vec::new();
+        for v in &c.variants {
+            let mut ins = iced_x86::Instruction::default();
+            ins.set_code(v.code);
+            let candidates = crate::db::names::iclass_candidates(&ins);
+            // An alias (`SAL`) is measured under its own name; the analyzer reads the
+            // iclass it stands for (`SHL`).
+            let alias = crate::db::xed_base_name(v.code.mnemonic());
+            let wanted = if alias == v.generated.iclass {
+                &v.generated.iclass
+            } else {
+                &alias
+            };
+            if !candidates.contains(wanted) {
+                mismatched.push(format!("{:?}: {}", v.code, v.generated.iclass));
+            }
+        }
+        assert!(mismatched.is_empty(), "{mismatched:?}");
     }
 
     #[test]

@@ -9,9 +9,9 @@ use iced_x86::{
     OpKind, Register,
 };
 
-use super::naming::{imm_token, match_record, slot_token, xed_mnemonic, Skeleton};
-use super::{DivKind, OpRef, Operand, RegClass, SkipReason, Slot, Variant};
-use crate::uopsxml::{FlagAccess, InstrRecord, OperandKind, OperandRecord};
+use super::naming::imm_token;
+use super::{DivKind, RegClass, Slot, Variant};
+use crate::uopsxml::{OperandKind, OperandRecord};
 
 fn gpr_width(k: OpCodeOperandKind) -> Option<u32> {
     use OpCodeOperandKind as K;
@@ -31,7 +31,8 @@ pub(super) enum Shape {
     MemOnly,
 }
 
-pub(super) fn shape_of(k: OpCodeOperandKind) -> Result<Shape, String> {
+/// The slot shape of an operand kind; the kind itself when the catalogue has no slot for it.
+pub(super) fn shape_of(k: OpCodeOperandKind) -> Result<Shape, OpCodeOperandKind> {
     use OpCodeOperandKind as K;
     if let Some(w) = gpr_width(k) {
         return Ok(Shape::One(Slot::Reg(RegClass::Gpr(w))));
@@ -70,8 +71,22 @@ pub(super) fn shape_of(k: OpCodeOperandKind) -> Result<Shape, String> {
         K::imm8_const_1 => Shape::One(Slot::One),
         K::br64_1 => Shape::One(Slot::Rel(8)),
         K::br64_4 => Shape::One(Slot::Rel(32)),
-        other => return Err(format!("{other:?}")),
+        other => return Err(other),
     })
+}
+
+/// Why a variant's concrete instruction could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// iced-x86 refused an operand.
+    #[error(transparent)]
+    Iced(#[from] iced_x86::IcedError),
+    /// Fewer registers than register slots.
+    #[error("register list too short")]
+    TooFewRegisters,
+    /// Fewer displacements than memory slots.
+    #[error("memory list too short")]
+    TooFewAddresses,
 }
 
 /// Builds the concrete instruction of a variant with registers/memory chosen by `pick`.
@@ -80,7 +95,7 @@ pub fn instantiate(
     regs: &[Register],
     mem_disp: &[i64],
     imm: u64,
-) -> Result<Instruction, String> {
+) -> Result<Instruction, BuildError> {
     let mut ins = Instruction::default();
     ins.set_code(v.code);
     let (mut ri, mut mi) = (0usize, 0usize);
@@ -88,22 +103,19 @@ pub fn instantiate(
         let i = i as u32;
         match s {
             Slot::Reg(_) => {
-                let r = *regs.get(ri).ok_or("register list too short")?;
+                let r = *regs.get(ri).ok_or(BuildError::TooFewRegisters)?;
                 ri += 1;
-                ins.try_set_op_kind(i, OpKind::Register)
-                    .map_err(|e| e.to_string())?;
-                ins.try_set_op_register(i, r).map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::Register)?;
+                ins.try_set_op_register(i, r)?;
             }
             Slot::Fixed(r) => {
-                ins.try_set_op_kind(i, OpKind::Register)
-                    .map_err(|e| e.to_string())?;
-                ins.try_set_op_register(i, *r).map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::Register)?;
+                ins.try_set_op_register(i, *r)?;
             }
             Slot::Mem { bcst, .. } => {
-                let d = *mem_disp.get(mi).ok_or("memory list too short")?;
+                let d = *mem_disp.get(mi).ok_or(BuildError::TooFewAddresses)?;
                 mi += 1;
-                ins.try_set_op_kind(i, OpKind::Memory)
-                    .map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::Memory)?;
                 ins.set_memory_base(Register::R14);
                 ins.set_memory_index(Register::None);
                 ins.set_memory_index_scale(1);
@@ -118,7 +130,7 @@ pub fn instantiate(
                 ins.set_is_broadcast(*bcst);
             }
             Slot::Imm(k) => {
-                ins.try_set_op_kind(i, *k).map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, *k)?;
                 match k {
                     OpKind::Immediate8 => ins.set_immediate8(imm as u8),
                     OpKind::Immediate8to16 => ins.set_immediate8to16(imm as i16),
@@ -131,19 +143,16 @@ pub fn instantiate(
                 }
             }
             Slot::One => {
-                ins.try_set_op_kind(i, OpKind::Immediate8)
-                    .map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::Immediate8)?;
                 ins.set_immediate8(1);
             }
             Slot::Rel(_) => {
                 // Target 0 is "the next instruction" (harness::branch_to_next).
-                ins.try_set_op_kind(i, OpKind::NearBranch64)
-                    .map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::NearBranch64)?;
                 ins.set_near_branch64(0);
             }
             Slot::Agen(a) => {
-                ins.try_set_op_kind(i, OpKind::Memory)
-                    .map_err(|e| e.to_string())?;
+                ins.try_set_op_kind(i, OpKind::Memory)?;
                 let r14 = |on: bool| if on { Register::R14 } else { Register::None };
                 ins.set_memory_base(r14(a.base));
                 ins.set_memory_index(r14(a.index));
@@ -164,337 +173,7 @@ pub fn instantiate(
     Ok(ins)
 }
 
-pub(super) fn make_variant(
-    code: Code,
-    slots: Vec<Slot>,
-    masked: bool,
-    zeroing: bool,
-    vec_bits: u32,
-    skel: Option<&Skeleton>,
-    factory: &mut InstructionInfoFactory,
-) -> Result<Variant, SkipReason> {
-    let oc = code.op_code();
-    let mnem = xed_mnemonic(code.mnemonic());
-    let agen = slots.iter().find_map(|s| match s {
-        Slot::Agen(a) => Some(a.name()),
-        _ => None,
-    });
-    let mut toks: Vec<String> = slots
-        .iter()
-        .filter(|s| !matches!(s, Slot::Agen(_)))
-        .map(|s| {
-            let b = oc.broadcast_memory_size().size().max(1);
-            let n = oc.memory_size().size().checked_div(b).unwrap_or(0) as u32;
-            let _ = vec_bits;
-            slot_token(s, oc.memory_size(), n)
-        })
-        .collect();
-    if masked && !toks.is_empty() {
-        toks.insert(1, "K".into());
-    }
-    let tok_str = toks.join(", ");
-    let mut v = Variant {
-        code,
-        slots,
-        masked,
-        zeroing,
-        record: InstrRecord::default(),
-        from_skeleton: false,
-        operands: Vec::new(),
-        implicit_regs: Vec::new(),
-        flags_read: 0,
-        flags_written: 0,
-        divide: None,
-        generated: InstrRecord::default(),
-        generated_operands: Vec::new(),
-    };
-    // A sample instance for iced's operand access information.
-    let nregs = v.slots.iter().filter(|s| matches!(s, Slot::Reg(_))).count();
-    let regs: Vec<Register> = v
-        .slots
-        .iter()
-        .filter_map(|s| match s {
-            Slot::Reg(c) => Some(*c),
-            _ => None,
-        })
-        .enumerate()
-        .map(|(i, c)| c.reg(sample_reg_number(c, i as u32)))
-        .collect();
-    debug_assert_eq!(regs.len(), nregs);
-    let mems: Vec<i64> = (0..4).map(|i| i * 64).collect();
-    let ins = instantiate(&v, &regs, &mems, 2).map_err(SkipReason::Build)?;
-    let mut enc = iced_x86::Encoder::new(64);
-    enc.encode(&ins, 0)
-        .map_err(|e| SkipReason::Build(e.to_string()))?;
-    let info = factory.info(&ins);
-    let explicit_regs: Vec<Register> = (0..ins.op_count())
-        .filter(|&i| ins.op_kind(i) == OpKind::Register)
-        .map(|i| ins.op_register(i).full_register())
-        .collect();
-    let mut implicit = Vec::new();
-    for ur in info.used_registers() {
-        let r = ur.register();
-        let full = r.full_register();
-        if explicit_regs.contains(&full)
-            || matches!(r, Register::R14 | Register::K1)
-            || r.is_segment_register()
-            || r == Register::None
-        {
-            continue;
-        }
-        if full == Register::RSP && super::skip::plain_push_pop(code) {
-            continue; // balanced by the harness, never a planned operand
-        }
-        if full == Register::RSP || full == Register::R15 {
-            return Err(SkipReason::Stack);
-        }
-        if !implicit.contains(&full) {
-            implicit.push(full);
-        }
-    }
-    if info.used_memory().iter().any(|m| {
-        m.base() != Register::R14
-            && m.access() != OpAccess::NoMemAccess
-            && !(m.base() == Register::RSP && super::skip::plain_push_pop(code))
-    }) {
-        return Err(SkipReason::UnsupportedOperands(
-            "implicit memory operand".into(),
-        ));
-    }
-    v.implicit_regs = implicit;
-    v.flags_read = ins.rflags_read();
-    v.flags_written = ins.rflags_modified();
-    v.divide = divide_kind(code, &v.slots);
-    // Operands (generated form).
-    let mut ops = Vec::new();
-    let mut recs = Vec::new();
-    let mut idx = 1u32;
-    let access = |i: u32| info_access(&ins, i);
-    for i in 0..ins.op_count() {
-        if i == 1 && masked {
-            ops.push(Operand {
-                idx,
-                what: OpRef::Mask,
-                read: true,
-                write: false,
-                cond_write: false,
-            });
-            recs.push(OperandRecord {
-                idx,
-                name: Some(format!("REG{}", idx - 1)),
-                kind: Some(OperandKind::Reg),
-                read: true,
-                width: Some(64),
-                registers: (1..8).map(|k| format!("K{k}")).collect(),
-                attrs: [("opmask".to_string(), "1".to_string())]
-                    .into_iter()
-                    .collect(),
-                ..OperandRecord::default()
-            });
-            idx += 1;
-        }
-        let (mut r, w, cw) = access(i);
-        // LEA reads the address registers, though it accesses no memory.
-        r |= matches!(v.slots[i as usize], Slot::Agen(_));
-        ops.push(Operand {
-            idx,
-            what: OpRef::Explicit(i),
-            read: r,
-            write: w,
-            cond_write: cw,
-        });
-        recs.push(generated_operand(&v.slots[i as usize], idx, r, w, cw));
-        idx += 1;
-    }
-    for r in &v.implicit_regs {
-        let acc = info
-            .used_registers()
-            .iter()
-            .filter(|u| u.register().full_register() == *r)
-            .map(|u| u.access())
-            .collect::<Vec<_>>();
-        let rd = acc.iter().any(|a| {
-            matches!(
-                a,
-                OpAccess::Read | OpAccess::ReadWrite | OpAccess::ReadCondWrite | OpAccess::CondRead
-            )
-        });
-        let wr = acc.iter().any(|a| {
-            matches!(
-                a,
-                OpAccess::Write
-                    | OpAccess::ReadWrite
-                    | OpAccess::CondWrite
-                    | OpAccess::ReadCondWrite
-            )
-        });
-        let cw = acc
-            .iter()
-            .any(|a| matches!(a, OpAccess::CondWrite | OpAccess::ReadCondWrite));
-        ops.push(Operand {
-            idx,
-            what: OpRef::Implicit(*r),
-            read: rd,
-            write: wr,
-            cond_write: cw,
-        });
-        let width = info
-            .used_registers()
-            .iter()
-            .filter(|u| u.register().full_register() == *r)
-            .map(|u| u.register().size() as u32 * 8)
-            .max()
-            .unwrap_or(64);
-        let name = info
-            .used_registers()
-            .iter()
-            .find(|u| u.register().full_register() == *r && u.register().size() as u32 * 8 == width)
-            .map(|u| format!("{:?}", u.register()).to_uppercase())
-            .unwrap_or_else(|| format!("{r:?}").to_uppercase());
-        recs.push(OperandRecord {
-            idx,
-            name: Some(format!("REG{}", idx - 1)),
-            kind: Some(OperandKind::Reg),
-            read: rd,
-            write: wr,
-            cond_write: cw,
-            suppressed: true,
-            width: Some(width),
-            registers: vec![name],
-            ..OperandRecord::default()
-        });
-        idx += 1;
-    }
-    if v.flags_read != 0 || v.flags_written != 0 {
-        let mut flags = BTreeMap::new();
-        use iced_x86::RflagsBits as F;
-        for (bit, name) in [
-            (F::CF, "CF"),
-            (F::PF, "PF"),
-            (F::AF, "AF"),
-            (F::ZF, "ZF"),
-            (F::SF, "SF"),
-            (F::OF, "OF"),
-        ] {
-            let a = FlagAccess {
-                read: v.flags_read & bit != 0,
-                write: (ins.rflags_written() | ins.rflags_cleared() | ins.rflags_set()) & bit != 0,
-                cond_write: false,
-                undefined: ins.rflags_undefined() & bit != 0,
-            };
-            if a != FlagAccess::default() {
-                flags.insert(name.to_string(), a);
-            }
-        }
-        if !flags.is_empty() {
-            let rd = v.flags_read != 0;
-            let wr = v.flags_written != 0;
-            ops.push(Operand {
-                idx,
-                what: OpRef::Flags,
-                read: rd,
-                write: wr,
-                cond_write: false,
-            });
-            recs.push(OperandRecord {
-                idx,
-                name: Some(format!("REG{}", idx - 1)),
-                kind: Some(OperandKind::Flags),
-                read: rd,
-                write: wr,
-                suppressed: true,
-                flags,
-                ..OperandRecord::default()
-            });
-        }
-    }
-    // Name: the skeleton's record when one matches, else generated.
-    let name = match (&agen, v.zeroing) {
-        (Some(a), _) => format!("{mnem}_{a}"),
-        (None, true) => format!("{mnem}_Z"),
-        (None, false) => mnem.clone(),
-    };
-    v.generated = InstrRecord {
-        string: if tok_str.is_empty() {
-            name.clone()
-        } else {
-            format!("{name} ({tok_str})")
-        },
-        asm: mnem.clone(),
-        iform: String::new(),
-        iclass: mnem.clone(),
-        extension: format!("{:?}", oc.encoding()).to_uppercase(),
-        isa_set: code
-            .cpuid_features()
-            .first()
-            .map(|f| format!("{f:?}"))
-            .unwrap_or_default(),
-        category: String::new(),
-        attrs: generated_attrs(&v, code),
-        operands: recs,
-        archs: Vec::new(),
-    };
-    v.generated_operands = ops.clone();
-    v.record = v.generated.clone();
-    v.operands = ops.clone();
-    if let Some(a) = &agen {
-        v.generated.attrs.insert("agen".into(), a.clone());
-        v.record = v.generated.clone();
-    }
-    let matched = skel
-        .and_then(|sk| match_record(sk, &mnem, &tok_str, code, masked, zeroing, agen.as_deref()));
-    match matched {
-        None => {}
-        Some(rec) => {
-            // Map planning operands onto the skeleton's operand indices: explicit operands
-            // (and the mask) in order; implicit registers by name; flags to the flags operand.
-            let mut explicit_idx = rec.operands.iter().filter(|o| !o.suppressed).map(|o| o.idx);
-            let mut mapped = Vec::new();
-            for o in &ops {
-                let new_idx = match &o.what {
-                    OpRef::Explicit(_) | OpRef::Mask => explicit_idx.next(),
-                    OpRef::Implicit(r) => rec
-                        .operands
-                        .iter()
-                        .find(|x| {
-                            x.suppressed
-                                && x.kind == Some(OperandKind::Reg)
-                                && x.registers.len() == 1
-                                && reg_name_full(&x.registers[0]) == Some(*r)
-                        })
-                        .map(|x| x.idx),
-                    OpRef::Flags => rec
-                        .operands
-                        .iter()
-                        .find(|x| x.kind == Some(OperandKind::Flags))
-                        .map(|x| x.idx),
-                    OpRef::ImplicitMem => None,
-                };
-                if let Some(n) = new_idx {
-                    let mut o2 = o.clone();
-                    o2.idx = n;
-                    // Trust the skeleton's access flags for explicit operands.
-                    if let Some(x) = rec.operands.iter().find(|x| x.idx == n) {
-                        o2.read = x.read || o2.read && x.kind == Some(OperandKind::Flags);
-                        o2.write = x.write;
-                        o2.cond_write = x.cond_write;
-                        if x.kind == Some(OperandKind::Flags) {
-                            o2.read = x.flags.values().any(|f| f.read);
-                            o2.write = x.flags.values().any(|f| f.write || f.cond_write);
-                        }
-                    }
-                    mapped.push(o2);
-                }
-            }
-            v.operands = mapped;
-            v.record = rec;
-            v.from_skeleton = true;
-        }
-    }
-    Ok(v)
-}
-
-fn generated_attrs(v: &Variant, code: Code) -> BTreeMap<String, String> {
+pub(super) fn generated_attrs(v: &Variant, code: Code) -> BTreeMap<String, String> {
     let mut m = BTreeMap::new();
     match code.op_code().encoding() {
         EncodingKind::VEX => {
@@ -524,13 +203,13 @@ fn alternative_encoding(code: Code) -> Option<u32> {
     (has_rm && has_reg && kinds.len() == 2).then(|| oc.op_code())
 }
 
-fn reg_name_full(name: &str) -> Option<Register> {
+pub(super) fn reg_name_full(name: &str) -> Option<Register> {
     Register::values()
         .find(|r| format!("{r:?}").eq_ignore_ascii_case(name))
         .map(|r| r.full_register())
 }
 
-fn sample_reg_number(c: RegClass, i: u32) -> u32 {
+pub(super) fn sample_reg_number(c: RegClass, i: u32) -> u32 {
     match c {
         RegClass::K => 2 + i,
         RegClass::Gpr(_) => [1, 3, 6, 7, 8, 9][i as usize % 6],
@@ -538,7 +217,7 @@ fn sample_reg_number(c: RegClass, i: u32) -> u32 {
     }
 }
 
-fn info_access(ins: &Instruction, i: u32) -> (bool, bool, bool) {
+pub(super) fn info_access(ins: &Instruction, i: u32) -> (bool, bool, bool) {
     let mut f = InstructionInfoFactory::new();
     let info = f.info(ins);
     match info.op_access(i) {
@@ -551,7 +230,7 @@ fn info_access(ins: &Instruction, i: u32) -> (bool, bool, bool) {
     }
 }
 
-fn generated_operand(s: &Slot, idx: u32, r: bool, w: bool, cw: bool) -> OperandRecord {
+pub(super) fn generated_operand(s: &Slot, idx: u32, r: bool, w: bool, cw: bool) -> OperandRecord {
     let mut o = OperandRecord {
         idx,
         read: r,
@@ -620,7 +299,7 @@ fn generated_operand(s: &Slot, idx: u32, r: bool, w: bool, cw: bool) -> OperandR
     o
 }
 
-fn divide_kind(code: Code, slots: &[Slot]) -> Option<DivKind> {
+pub(super) fn divide_kind(code: Code, slots: &[Slot]) -> Option<DivKind> {
     use Mnemonic as M;
     let m = code.mnemonic();
     match m {

@@ -181,7 +181,7 @@ pub(super) fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason>
         _ => {}
     }
     if let Err(f) = feats.check(feats_needed) {
-        return Some(SkipReason::CpuidMissing(f));
+        return Some(SkipReason::CpuidMissing(format!("{f:?}")));
     }
     None
 }

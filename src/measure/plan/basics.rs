@@ -1,5 +1,5 @@
-//! Chain latencies measured once per run and subtracted from latency chains (seed digest
-//! §1.15 "basic latencies").
+//! Chain latencies measured once per run and subtracted from latency chains (cpuBench's
+//! "basic latencies"; docs/sources.md).
 
 use iced_x86::{Code, Instruction, Register};
 use serde::{Deserialize, Serialize};
@@ -39,6 +39,9 @@ pub struct Basics {
 
 impl Basics {
     /// The kernels that measure the basics, in field order.
+    ///
+    /// Long: one table entry per basic latency, kept in one list so that its order visibly
+    /// matches the fields.
     pub fn specs() -> Vec<(&'static str, Spec)> {
         let one = |ins: Vec<Instruction>, mmx: bool| Spec::Unrolled {
             kernel: Kernel {

@@ -2,7 +2,7 @@
 //! blocking (the instruction next to saturating blockers of one port combination) and
 //! macro-fusion pairs (the instruction followed by a Jcc, against the dispatch limit).
 //!
-//! Blockers (seed digest §1.7): for each port combination a 1-µop instruction sequence that
+//! Blockers (uops.info §5.1.1): for each port combination a 1-µop instruction sequence that
 //! runs only there. Without per-port counters the table below names candidates; the run keeps,
 //! per combination, the first one whose throughput is 1/|ports| and whose interference with the
 //! other blockers matches the combination structure ([`interference_specs`]).
@@ -13,7 +13,7 @@ use super::super::catalog::{DivKind, RegClass, Slot, Variant};
 use super::super::harness::{branch_to_next, Kernel, Spec};
 use super::counters_names;
 use super::regs::{max_instances, pools, zero_idiom, MAX_INSTANCES};
-use super::{copies_for, form_instances, form_kernel, kernel, Form, Planned, Role};
+use super::{copies_for, form_instances, form_kernel, kernel, Form, PlanError, Planned, Role};
 
 /// Which execution resources a blocker saturates.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -60,6 +60,8 @@ impl Blocker {
 /// in ours (`ALU0123`, `ALU1` multiply, `ALU12` shifts, `ALU03` conditional moves/SETcc,
 /// `AGU012`; which two ALUs hold the shifts is a naming convention: the measurements fix only
 /// sizes and inclusions). Several candidates per combination, in order of preference.
+///
+/// Long: a table, one entry per candidate blocker.
 pub fn zen_candidates() -> Vec<Blocker> {
     let y = |c: Code| {
         Instruction::with3(c, Register::YMM15, Register::YMM14, Register::YMM14).expect("blocker")
@@ -324,7 +326,7 @@ pub fn phase2(
     v: &Variant,
     req: &Phase2Request,
     blockers: &[(Blocker, bool)],
-) -> Result<Planned, String> {
+) -> Result<Planned, PlanError> {
     let mut out = Vec::new();
     if let Some(DivKind::Int(w)) = v.divide {
         out.push(super::division::int_div_filler(v, w, req.tp)?);
@@ -376,7 +378,7 @@ pub fn phase2(
 
 /// Phase 3: for an instruction that fused with `JZ (Rel8)`, one `Rel8` condition of every
 /// other flag group ([`jcc_family`]).
-pub fn phase3(v: &Variant, tp: f64) -> Result<Planned, String> {
+pub fn phase3(v: &Variant, tp: f64) -> Result<Planned, PlanError> {
     let p = pools(v);
     let n = max_instances(v, &p).clamp(1, MAX_INSTANCES);
     let Some(insts) = form_instances(v, &p, n, Form::Base)? else {
@@ -455,9 +457,14 @@ pub const JZ_REL8: usize = 31;
 
 /// instances × (I, Jcc to the next instruction, k zero idioms): fused pairs take one
 /// dispatch slot less than the instruction and the branch apart.
-fn fusion(v: &Variant, insts: &[Instruction], tp: f64, jcc: usize) -> Result<(Spec, Role), String> {
+fn fusion(
+    v: &Variant,
+    insts: &[Instruction],
+    tp: f64,
+    jcc: usize,
+) -> Result<(Spec, Role), PlanError> {
     let k = filler_k(tp.max(1.0));
-    let j = branch_to_next(jcc_table()[jcc].1).map_err(|e| e.to_string())?;
+    let j = branch_to_next(jcc_table()[jcc].1)?;
     let mut body = Vec::new();
     for ins in insts {
         body.push(*ins);
@@ -483,17 +490,17 @@ pub type CounterKernels = (Spec, usize, Vec<(usize, f64, Spec)>);
 
 /// Mode B (per-port counters) kernels of `v`: the unblocked run (independent instances,
 /// returned with their number) and, per blocker, `block_rep` copies of it next to one
-/// instance (digest §1.14: blockRep = min(100, max(2·|pc|·max(1, ⌊TP⌋), |pc|·µops, 10))).
+/// instance (cpuBench: blockRep = min(100, max(2·|pc|·max(1, ⌊TP⌋), |pc|·µops, 10))).
 pub fn counter_kernels(
     v: &Variant,
     tp: f64,
     uops: u32,
     blockers: &[Blocker],
-) -> Result<CounterKernels, String> {
+) -> Result<CounterKernels, PlanError> {
     let p = pools(v);
     let n = max_instances(v, &p).clamp(1, MAX_INSTANCES);
     let Some(insts) = form_instances(v, &p, n, Form::Base)? else {
-        return Err("no instance".into());
+        return Err(PlanError::NoInstance);
     };
     let (ca, cb) = copies_for(insts.len(), 1000);
     let alone = Spec::Unrolled {

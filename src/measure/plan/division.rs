@@ -1,5 +1,5 @@
-//! Dividers: latency and throughput depend on the operand values (seed digest §1.9 "5.2.5
-//! Divisions", §1.15): slow and fast values from Fog's test scripts; the operand is reset to
+//! Dividers: latency and throughput depend on the operand values (uops.info §5.2.5
+//! "Divisions", cpuBench): slow and fast values from Fog's test scripts; the operand is reset to
 //! the same value after every division.
 
 use iced_x86::{Code, EncodingKind, Instruction, MemoryOperand, Register};
@@ -7,7 +7,7 @@ use iced_x86::{Code, EncodingKind, Instruction, MemoryOperand, Register};
 use super::super::catalog::{instantiate, DivKind, OpRef, RegClass, Slot, Variant};
 use super::super::harness::{self, Kernel, Spec};
 use super::regs::{assign, build, is_evex, slot_written, zero_idiom, Assign, Pools};
-use super::{copies_for, kernel, Basics, Form, LatKind, Planned, Role};
+use super::{copies_for, kernel, Basics, Form, LatKind, PlanError, Planned, Role};
 
 /// Integer division operand values (slow, fast): (rax, rdx, divisor).
 pub fn div_values(width: u32, slow: bool) -> (u64, u64, u64) {
@@ -24,7 +24,7 @@ pub fn div_values(width: u32, slow: bool) -> (u64, u64, u64) {
 
 /// The integer divider's kernel parts: the base kernel (divisor in RBX and at `[r14+4096]`,
 /// dividend halves in R8/R9) and the division instruction.
-fn int_div_base(v: &Variant, w: u32, slow: bool) -> Result<(Kernel, Instruction), String> {
+fn int_div_base(v: &Variant, w: u32, slow: bool) -> Result<(Kernel, Instruction), PlanError> {
     let divisor_reg = RegClass::Gpr(w).reg(Register::RBX.number() as u32);
     let a = Assign {
         regs: vec![divisor_reg],
@@ -34,14 +34,11 @@ fn int_div_base(v: &Variant, w: u32, slow: bool) -> Result<(Kernel, Instruction)
     let (ax, dx, div) = div_values(w, slow);
     let mut k = kernel(v, Vec::new());
     k.gpr_init = vec![(Register::RBX, div), (Register::R8, ax), (Register::R9, dx)];
-    k.init.push(
-        Instruction::with2(
-            Code::Mov_rm64_r64,
-            MemoryOperand::with_base_displ(Register::R14, 4096),
-            Register::RBX,
-        )
-        .map_err(|e| e.to_string())?,
-    );
+    k.init.push(Instruction::with2(
+        Code::Mov_rm64_r64,
+        MemoryOperand::with_base_displ(Register::R14, 4096),
+        Register::RBX,
+    )?);
     Ok((k, ins))
 }
 
@@ -66,7 +63,7 @@ fn int_div_body(w: u32, ins: Instruction) -> (Vec<Instruction>, usize) {
 
 /// Dispatch filler of an integer division (fast operands): the throughput body plus `k` zero
 /// idioms; the moves count with the fillers.
-pub(super) fn int_div_filler(v: &Variant, w: u32, tp: f64) -> Result<(Spec, Role), String> {
+pub(super) fn int_div_filler(v: &Variant, w: u32, tp: f64) -> Result<(Spec, Role), PlanError> {
     let (mut k, ins) = int_div_base(v, w, false)?;
     let (mut body, moves) = int_div_body(w, ins);
     let fill = (6.0 * tp).ceil() as usize + 8;
@@ -86,7 +83,7 @@ pub(super) fn int_div_filler(v: &Variant, w: u32, tp: f64) -> Result<(Spec, Role
     ))
 }
 
-pub(super) fn int_div_plan(v: &Variant, w: u32, b: &Basics) -> Result<Planned, String> {
+pub(super) fn int_div_plan(v: &Variant, w: u32, b: &Basics) -> Result<Planned, PlanError> {
     let mut out = Vec::new();
     let rax_idx = v
         .operands
@@ -149,7 +146,7 @@ pub(super) fn int_div_plan(v: &Variant, w: u32, b: &Basics) -> Result<Planned, S
 }
 
 /// FP divide/sqrt operand values as 64-bit lane patterns: (dividend or sqrt source, divisor)
-/// for slow (Fog's constants, digest §1.15) or fast (1.0) operands.
+/// for slow (Fog's constants, as cpuBench uses them) or fast (1.0) operands.
 pub fn fp_div_values(kind: DivKind, sqrt: bool, slow: bool) -> (u64, u64) {
     let single = |x: u32| (x as u64) << 32 | x as u64;
     match (kind, sqrt, slow) {
@@ -323,7 +320,12 @@ fn reg_pos(v: &Variant, slot: usize) -> usize {
 /// FP divide/sqrt: throughput and latency with fast and slow operand values. Read-only
 /// sources are the constant registers; a read-write dividend is reset from its constant
 /// before every instance (throughput) or by `and`/`or` with it (latency chains).
-pub(super) fn fp_div_plan(v: &Variant, b: &Basics, p: &Pools, n: usize) -> Result<Planned, String> {
+pub(super) fn fp_div_plan(
+    v: &Variant,
+    b: &Basics,
+    p: &Pools,
+    n: usize,
+) -> Result<Planned, PlanError> {
     let Some(kind) = v.divide else {
         return Ok(Vec::new());
     };
@@ -342,31 +344,32 @@ pub(super) fn fp_div_plan(v: &Variant, b: &Basics, p: &Pools, n: usize) -> Resul
         EncodingKind::VEX => b.vandpd,
         _ => b.andpd,
     };
+    let k = DivConsts {
+        sqrt,
+        divisor_slot,
+        dividend_n,
+        divisor_n,
+        sources,
+        logic_lat,
+    };
+    let sources = &k.sources;
     let mut out = Vec::new();
     for slow in [false, true] {
         let (dividend, divisor) = fp_div_values(kind, sqrt, slow);
         let mut init = splat(v, dividend_n, dividend);
         init.extend(splat(v, divisor_n, divisor));
         init.push(store_const(v, divisor_n));
-        // The constant register an operand slot reads.
-        let const_for = |slot: usize| {
-            if !sqrt && Some(slot) == divisor_slot {
-                divisor_n
-            } else {
-                dividend_n
-            }
-        };
         // Throughput.
         let mut body = Vec::new();
         for j in 0..n {
             let mut a = assign(v, p, j);
             let mut resets = Vec::new();
-            for &s in &sources {
+            for &s in sources {
                 let pos = reg_pos(v, s);
                 if slot_written(v, s) {
-                    resets.push(vec_move(v, a.regs[pos], const_for(s)));
+                    resets.push(vec_move(v, a.regs[pos], k.const_for(s)));
                 } else if let Slot::Reg(c) = v.slots[s] {
-                    a.regs[pos] = c.reg(const_for(s));
+                    a.regs[pos] = c.reg(k.const_for(s));
                 }
             }
             for m in a.mems.iter_mut() {
@@ -375,12 +378,12 @@ pub(super) fn fp_div_plan(v: &Variant, b: &Basics, p: &Pools, n: usize) -> Resul
             body.extend(resets);
             body.push(build(v, &a, Register::R14)?);
         }
-        let mut k = kernel(v, body);
-        k.init = init.clone();
-        let (ca, cb) = copies_for(k.body.len(), 600);
+        let mut tp = kernel(v, body);
+        tp.init = init.clone();
+        let (ca, cb) = copies_for(tp.body.len(), 600);
         out.push((
             Spec::Unrolled {
-                kernel: k,
+                kernel: tp,
                 copies_a: ca,
                 copies_b: cb,
             },
@@ -391,65 +394,102 @@ pub(super) fn fp_div_plan(v: &Variant, b: &Basics, p: &Pools, n: usize) -> Resul
                 form: Form::Base,
             },
         ));
-        // Latency from each vector source to each written vector operand.
-        let a0 = assign(v, p, 0);
-        for &s in &sources {
-            let Some(so) = v
-                .operands
-                .iter()
-                .find(|o| o.what == OpRef::Explicit(s as u32))
-            else {
-                continue;
-            };
-            for d in v.operands.iter().filter(|o| o.write) {
-                let OpRef::Explicit(di) = d.what else {
-                    continue;
-                };
-                let di = di as usize;
-                if !matches!(v.slots[di], Slot::Reg(c) if c.is_vec()) {
-                    continue;
-                }
-                let mut a = a0.clone();
-                for &o in &sources {
-                    if o != s && !slot_written(v, o) {
-                        if let Slot::Reg(c) = v.slots[o] {
-                            a.regs[reg_pos(v, o)] = c.reg(const_for(o));
-                        }
-                    }
-                }
-                for m in a.mems.iter_mut() {
-                    *m = DIVISOR_MEM;
-                }
-                let rs = a.regs[reg_pos(v, s)];
-                let rd = a.regs[reg_pos(v, di)];
-                let mut chain = vec![build(v, &a, Register::R14)?];
-                let mut subtract = 2.0 * logic_lat;
-                if rs.number() != rd.number() {
-                    chain.push(vec_logic(v, false, rs, rd.number() as u32));
-                    subtract += logic_lat;
-                }
-                chain.push(vec_logic(v, false, rs, const_for(s)));
-                chain.push(vec_logic(v, true, rs, const_for(s)));
-                let mut k = kernel(v, chain);
-                k.init = init.clone();
-                let (ca, cb) = copies_for(k.body.len(), 200);
-                out.push((
-                    Spec::Unrolled {
-                        kernel: k,
-                        copies_a: ca,
-                        copies_b: cb,
-                    },
-                    Role::Lat {
-                        start: so.idx,
-                        target: d.idx,
-                        kind: LatKind::Reg,
-                        subtract,
-                        upper: false,
-                        slow: Some(slow),
-                    },
-                ));
-            }
-        }
+        fp_div_latencies(v, p, &k, &init, slow, &mut out)?;
     }
     Ok(out)
+}
+
+/// What the FP divider benchmarks of one variant share: the constant registers holding the
+/// dividend and divisor, the vector sources, and the latency of the logic ops that close a
+/// chain.
+struct DivConsts {
+    sqrt: bool,
+    divisor_slot: Option<usize>,
+    dividend_n: u32,
+    divisor_n: u32,
+    sources: Vec<usize>,
+    logic_lat: f64,
+}
+
+impl DivConsts {
+    /// The constant register an operand slot reads.
+    fn const_for(&self, slot: usize) -> u32 {
+        if !self.sqrt && Some(slot) == self.divisor_slot {
+            self.divisor_n
+        } else {
+            self.dividend_n
+        }
+    }
+}
+
+/// Latency from each vector source to each written vector operand, with slow or fast values.
+fn fp_div_latencies(
+    v: &Variant,
+    p: &Pools,
+    k: &DivConsts,
+    init: &[Instruction],
+    slow: bool,
+    out: &mut Planned,
+) -> Result<(), PlanError> {
+    let sources = &k.sources;
+    let logic_lat = k.logic_lat;
+    let a0 = assign(v, p, 0);
+    for &s in sources {
+        let Some(so) = v
+            .operands
+            .iter()
+            .find(|o| o.what == OpRef::Explicit(s as u32))
+        else {
+            continue;
+        };
+        for d in v.operands.iter().filter(|o| o.write) {
+            let OpRef::Explicit(di) = d.what else {
+                continue;
+            };
+            let di = di as usize;
+            if !matches!(v.slots[di], Slot::Reg(c) if c.is_vec()) {
+                continue;
+            }
+            let mut a = a0.clone();
+            for &o in sources {
+                if o != s && !slot_written(v, o) {
+                    if let Slot::Reg(c) = v.slots[o] {
+                        a.regs[reg_pos(v, o)] = c.reg(k.const_for(o));
+                    }
+                }
+            }
+            for m in a.mems.iter_mut() {
+                *m = DIVISOR_MEM;
+            }
+            let rs = a.regs[reg_pos(v, s)];
+            let rd = a.regs[reg_pos(v, di)];
+            let mut chain = vec![build(v, &a, Register::R14)?];
+            let mut subtract = 2.0 * logic_lat;
+            if rs.number() != rd.number() {
+                chain.push(vec_logic(v, false, rs, rd.number() as u32));
+                subtract += logic_lat;
+            }
+            chain.push(vec_logic(v, false, rs, k.const_for(s)));
+            chain.push(vec_logic(v, true, rs, k.const_for(s)));
+            let mut kern = kernel(v, chain);
+            kern.init = init.to_vec();
+            let (ca, cb) = copies_for(kern.body.len(), 200);
+            out.push((
+                Spec::Unrolled {
+                    kernel: kern,
+                    copies_a: ca,
+                    copies_b: cb,
+                },
+                Role::Lat {
+                    start: so.idx,
+                    target: d.idx,
+                    kind: LatKind::Reg,
+                    subtract,
+                    upper: false,
+                    slow: Some(slow),
+                },
+            ));
+        }
+    }
+    Ok(())
 }

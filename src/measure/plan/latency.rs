@@ -1,19 +1,21 @@
-//! Latency chains per (start, target) operand pair (seed digest §1.9, §1.15): chain
+//! Latency chains per (start, target) operand pair (uops.info §5.2, cpuBench): chain
 //! instructions of known latency back to the start operand, double XOR for addresses, loads
 //! back for stores, TEST/CMOVcc for flags; upper bounds where a chain of unknown latency
 //! crosses register classes.
 
 use iced_x86::{Code, Instruction, MemoryOperand, Register};
 
-use super::super::catalog::{OpRef, RegClass, Slot, Variant};
+use super::super::catalog::{OpRef, Operand, RegClass, Slot, Variant};
 use super::super::harness::{Kernel, Spec};
 use super::regs::{
     assign, build, family, mem_slot_of, operand_reg, reg_num, Assign, Family, Pools,
 };
-use super::{copies_for, kernel, Basics, LatKind, Planned, Role};
+use super::{copies_for, kernel, Basics, LatKind, PlanError, Planned, Role};
 
 /// Chain instruction(s) from register `d` (class cd) back to register `s` (class cs), and
 /// their known latency; `upper` if the latency is assumed.
+///
+/// Long: a table, one arm per pair of register families.
 fn chain(
     v: &Variant,
     b: &Basics,
@@ -175,100 +177,109 @@ fn flag_cmov(v: &Variant) -> Code {
     }
 }
 
-pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, String> {
-    let mut out = Vec::new();
+/// What every latency chain of one variant shares: the variant, the run's basic latencies,
+/// the register pools, the default operand assignment and its instruction.
+struct LatCtx<'a> {
+    v: &'a Variant,
+    b: &'a Basics,
+    p: &'a Pools,
+    a0: Assign,
+    i0: Instruction,
+}
+
+pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned, PlanError> {
     let a0 = assign(v, p, 0);
     let i0 = build(v, &a0, Register::R14)?;
-    let lat = |kernel_body: Vec<Instruction>,
-               start: u32,
-               target: u32,
-               kind: LatKind,
-               subtract: f64,
-               upper: bool| {
-        let (ca, cb) = copies_for(kernel_body.len(), 400);
-        (
-            Spec::Unrolled {
-                kernel: kernel(v, kernel_body),
-                copies_a: ca,
-                copies_b: cb,
-            },
-            Role::Lat {
-                start,
-                target,
-                kind,
-                subtract,
-                upper,
-                slow: None,
-            },
-        )
-    };
-    let cmov_lat = (b.test_cmov - 1.0).max(0.0);
+    let cx = LatCtx { v, b, p, a0, i0 };
+    let mut out = Vec::new();
+    register_chains(&cx, &mut out)?;
+    lea_chains(&cx, &mut out);
+    memory_source_chains(&cx, &mut out)?;
+    store_chains(&cx, &mut out)?;
+    Ok(out)
+}
+
+/// One latency benchmark: `kernel_body` unrolled (about 400 instructions), measured for the
+/// pair (`start`, `target`) with `subtract` cycles of chain instructions taken off.
+fn lat(
+    v: &Variant,
+    kernel_body: Vec<Instruction>,
+    start: u32,
+    target: u32,
+    kind: LatKind,
+    subtract: f64,
+    upper: bool,
+) -> (Spec, Role) {
+    let (ca, cb) = copies_for(kernel_body.len(), 400);
+    (
+        Spec::Unrolled {
+            kernel: kernel(v, kernel_body),
+            copies_a: ca,
+            copies_b: cb,
+        },
+        Role::Lat {
+            start,
+            target,
+            kind,
+            subtract,
+            upper,
+            slow: None,
+        },
+    )
+}
+
+/// Register, mask and flag sources to register and flag destinations.
+fn register_chains(cx: &LatCtx, out: &mut Planned) -> Result<(), PlanError> {
+    let v = cx.v;
+    let cmov_lat = (cx.b.test_cmov - 1.0).max(0.0);
     for s in v.operands.iter().filter(|o| o.read) {
         for d in v.operands.iter().filter(|o| o.write) {
             // Register (or mask / implicit GPR) → register.
-            let sr = operand_reg(v, &a0, s);
-            let dr = operand_reg(v, &a0, d);
+            let sr = operand_reg(v, &cx.a0, s);
+            let dr = operand_reg(v, &cx.a0, d);
             match (&s.what, &d.what, sr, dr) {
                 (_, _, Some((rs, cs)), Some((rd, cd))) => {
                     if s.idx == d.idx
                         || rs.full_register() == rd.full_register() && family(cs) == family(cd)
                     {
                         // Same operand (read-write) or the same register: the instruction alone.
-                        out.push(lat(vec![i0], s.idx, d.idx, LatKind::Reg, 0.0, false));
+                        out.push(lat(v, vec![cx.i0], s.idx, d.idx, LatKind::Reg, 0.0, false));
                         continue;
                     }
-                    if let Some((chains, lats, upper)) = chain(v, b, rd, cd, rs, cs) {
+                    if let Some((chains, lats, upper)) = chain(v, cx.b, rd, cd, rs, cs) {
                         for (c, l) in chains.into_iter().zip(lats) {
-                            let mut body = vec![i0];
+                            let mut body = vec![cx.i0];
                             body.extend(c);
-                            out.push(lat(body, s.idx, d.idx, LatKind::Reg, l, upper));
+                            out.push(lat(v, body, s.idx, d.idx, LatKind::Reg, l, upper));
                         }
                     }
-                    // Same-register variant for explicit operands of one family.
-                    if let (OpRef::Explicit(si), OpRef::Explicit(di)) = (&s.what, &d.what) {
-                        if family(cs) == family(cd)
-                            && matches!(v.slots[*si as usize], Slot::Reg(_))
-                            && matches!(v.slots[*di as usize], Slot::Reg(_))
-                        {
-                            let mut a = assign(v, p, 0);
-                            let ri = |k: usize| {
-                                v.slots[..k]
-                                    .iter()
-                                    .filter(|x| matches!(x, Slot::Reg(_)))
-                                    .count()
-                            };
-                            let num = reg_num(a.regs[ri(*di as usize)]);
-                            a.regs[ri(*si as usize)] = cs.reg(num);
-                            if let Ok(ins) = build(v, &a, Register::R14) {
-                                out.push(lat(
-                                    vec![ins],
-                                    s.idx,
-                                    d.idx,
-                                    LatKind::SameReg,
-                                    0.0,
-                                    false,
-                                ));
-                            }
-                        }
-                    }
+                    same_register(cx, s, d, cs, cd, out);
                 }
                 // Flags → flags: the instruction alone.
                 (OpRef::Flags, OpRef::Flags, _, _) => {
-                    out.push(lat(vec![i0], s.idx, d.idx, LatKind::Reg, 0.0, false));
+                    out.push(lat(v, vec![cx.i0], s.idx, d.idx, LatKind::Reg, 0.0, false));
                 }
                 // Flags → GPR: TEST d, d closes the chain (TEST taken as 1 cycle).
                 (OpRef::Flags, _, _, Some((rd, cd))) if family(cd) == Family::Gpr => {
                     let r = rd.full_register();
-                    let t =
-                        Instruction::with2(Code::Test_rm64_r64, r, r).map_err(|e| e.to_string())?;
-                    out.push(lat(vec![i0, t], s.idx, d.idx, LatKind::Reg, 1.0, false));
+                    let t = Instruction::with2(Code::Test_rm64_r64, r, r)?;
+                    out.push(lat(
+                        v,
+                        vec![cx.i0, t],
+                        s.idx,
+                        d.idx,
+                        LatKind::Reg,
+                        1.0,
+                        false,
+                    ));
                 }
                 // GPR → flags: CMOVcc s, s closes the chain.
                 (_, OpRef::Flags, Some((rs, cs)), _) if family(cs) == Family::Gpr => {
                     let r = rs.full_register();
-                    let c = Instruction::with2(flag_cmov(v), r, r).map_err(|e| e.to_string())?;
+                    let c = Instruction::with2(flag_cmov(v), r, r)?;
                     out.push(lat(
-                        vec![i0, c],
+                        v,
+                        vec![cx.i0, c],
                         s.idx,
                         d.idx,
                         LatKind::Reg,
@@ -280,8 +291,7 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
                 (_, OpRef::Flags, Some((rs, cs)), _)
                     if family(cs) == Family::Vec && rs.number() < 16 =>
                 {
-                    let c = Instruction::with2(flag_cmov(v), Register::R13, Register::R13)
-                        .map_err(|e| e.to_string())?;
+                    let c = Instruction::with2(flag_cmov(v), Register::R13, Register::R13)?;
                     let code = if v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy {
                         Code::Movq_xmm_rm64
                     } else {
@@ -291,10 +301,10 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
                         code,
                         RegClass::Xmm.reg(rs.number() as u32),
                         Register::R13,
-                    )
-                    .map_err(|e| e.to_string())?;
+                    )?;
                     out.push(lat(
-                        vec![i0, c, m],
+                        v,
+                        vec![cx.i0, c, m],
                         s.idx,
                         d.idx,
                         LatKind::Reg,
@@ -306,8 +316,54 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
             }
         }
     }
-    // LEA: the destination is the base (`cycles_addr`) or the index (`cycles_addr_index`)
-    // of its own address, a one-instruction chain.
+    Ok(())
+}
+
+/// The same-register form of a pair of explicit register operands of one family (e.g.
+/// `xor rax, rax` style reuse), when it builds.
+fn same_register(
+    cx: &LatCtx,
+    s: &Operand,
+    d: &Operand,
+    cs: RegClass,
+    cd: RegClass,
+    out: &mut Planned,
+) {
+    let v = cx.v;
+    // Same-register variant for explicit operands of one family.
+    if let (OpRef::Explicit(si), OpRef::Explicit(di)) = (&s.what, &d.what) {
+        if family(cs) == family(cd)
+            && matches!(v.slots[*si as usize], Slot::Reg(_))
+            && matches!(v.slots[*di as usize], Slot::Reg(_))
+        {
+            let mut a = assign(v, cx.p, 0);
+            let ri = |k: usize| {
+                v.slots[..k]
+                    .iter()
+                    .filter(|x| matches!(x, Slot::Reg(_)))
+                    .count()
+            };
+            let num = reg_num(a.regs[ri(*di as usize)]);
+            a.regs[ri(*si as usize)] = cs.reg(num);
+            if let Ok(ins) = build(v, &a, Register::R14) {
+                out.push(lat(
+                    v,
+                    vec![ins],
+                    s.idx,
+                    d.idx,
+                    LatKind::SameReg,
+                    0.0,
+                    false,
+                ));
+            }
+        }
+    }
+}
+
+/// LEA: the destination is the base (`cycles_addr`) or the index (`cycles_addr_index`) of its
+/// own address, a one-instruction chain.
+fn lea_chains(cx: &LatCtx, out: &mut Planned) {
+    let v = cx.v;
     for s in v.operands.iter() {
         let OpRef::Explicit(si) = s.what else {
             continue;
@@ -316,24 +372,37 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
             continue;
         };
         for d in v.operands.iter().filter(|o| o.write) {
-            let Some((rd, Family::Gpr)) = operand_reg(v, &a0, d).map(|(r, c)| (r, family(c)))
+            let Some((rd, Family::Gpr)) = operand_reg(v, &cx.a0, d).map(|(r, c)| (r, family(c)))
             else {
                 continue;
             };
             let r = rd.full_register();
             if form.base {
-                let mut ins = i0;
+                let mut ins = cx.i0;
                 ins.set_memory_base(r);
-                out.push(lat(vec![ins], s.idx, d.idx, LatKind::Addr, 0.0, false));
+                out.push(lat(v, vec![ins], s.idx, d.idx, LatKind::Addr, 0.0, false));
             }
             if form.index {
-                let mut ins = i0;
+                let mut ins = cx.i0;
                 ins.set_memory_index(r);
-                out.push(lat(vec![ins], s.idx, d.idx, LatKind::AddrIndex, 0.0, false));
+                out.push(lat(
+                    v,
+                    vec![ins],
+                    s.idx,
+                    d.idx,
+                    LatKind::AddrIndex,
+                    0.0,
+                    false,
+                ));
             }
         }
     }
-    // Memory operands.
+}
+
+/// Memory sources: to the address registers (double XOR back to the base or index) and to
+/// the destination through a store back to the address read.
+fn memory_source_chains(cx: &LatCtx, out: &mut Planned) -> Result<(), PlanError> {
+    let v = cx.v;
     for s in v.operands.iter().filter(|o| o.read) {
         let Some(mslot) = mem_slot_of(v, s) else {
             continue;
@@ -345,56 +414,51 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
         for d in v.operands.iter().filter(|o| o.write) {
             if d.idx == s.idx {
                 // Read-modify-write memory: the instruction alone on the same address.
-                out.push(lat(vec![i0], s.idx, d.idx, LatKind::Mem, 0.0, false));
+                out.push(lat(v, vec![cx.i0], s.idx, d.idx, LatKind::Mem, 0.0, false));
                 continue;
             }
-            let Some((rd, cd)) = operand_reg(v, &a0, d) else {
+            let Some((rd, cd)) = operand_reg(v, &cx.a0, d) else {
                 continue;
             };
             // Back from the destination to a GPR (vector destinations through `movq`, whose
             // latency is assumed: upper bound).
             let back = match family(cd) {
                 Family::Gpr => Some((rd.full_register(), None, 0.0, false)),
-                Family::Vec if rd.number() < 16 && scratch_free(v, &a0) => {
+                Family::Vec if rd.number() < 16 && scratch_free(v, &cx.a0) => {
                     let code = if v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy {
                         Code::Movq_rm64_xmm
                     } else {
                         Code::VEX_Vmovq_rm64_xmm
                     };
                     let mv =
-                        Instruction::with2(code, SCRATCH, RegClass::Xmm.reg(rd.number() as u32))
-                            .map_err(|e| e.to_string())?;
+                        Instruction::with2(code, SCRATCH, RegClass::Xmm.reg(rd.number() as u32))?;
                     Some((SCRATCH, Some(mv), 1.0, true))
                 }
                 _ => None,
             };
             if let Some((g, mv, extra, upper)) = back {
-                let x = Instruction::with2(Code::Xor_r64_rm64, Register::R13, g)
-                    .map_err(|e| e.to_string())?;
+                let x = Instruction::with2(Code::Xor_r64_rm64, Register::R13, g)?;
                 // Address (base register r13, pointing at r14): double XOR keeps the address.
-                let ins = build(v, &a0, Register::R13)?;
+                let ins = build(v, &cx.a0, Register::R13)?;
                 let mut body = vec![ins];
                 body.extend(mv);
                 body.extend([x, x]);
                 let mut k = kernel(v, body.clone());
-                k.init.push(
-                    Instruction::with2(
-                        Code::Lea_r64_m,
-                        Register::R13,
-                        MemoryOperand::with_base(Register::R14),
-                    )
-                    .map_err(|e| e.to_string())?,
-                );
+                k.init.push(Instruction::with2(
+                    Code::Lea_r64_m,
+                    Register::R13,
+                    MemoryOperand::with_base(Register::R14),
+                )?);
                 out.push(addr_chain(
                     k,
                     s.idx,
                     d.idx,
                     LatKind::Addr,
-                    b.xor2 + extra,
+                    cx.b.xor2 + extra,
                     upper,
                 ));
                 // Index register r13 (= 0) next to base r14: the same double XOR keeps it 0.
-                let mut ins = build(v, &a0, Register::R14)?;
+                let mut ins = build(v, &cx.a0, Register::R14)?;
                 ins.set_memory_index(Register::R13);
                 ins.set_memory_index_scale(1);
                 body[0] = ins;
@@ -405,7 +469,7 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
                     s.idx,
                     d.idx,
                     LatKind::AddrIndex,
-                    b.xor2 + extra,
+                    cx.b.xor2 + extra,
                     upper,
                 ));
             }
@@ -415,22 +479,27 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
                 continue;
             };
             if let Some(st) = store_back(v, rd, cd, bytes) {
-                let mut a = a0.clone();
+                let mut a = cx.a0.clone();
                 a.mems[midx] = MEM_CHAIN;
                 let ins = build(v, &a, Register::R14)?;
-                out.push(lat(vec![ins, st], s.idx, d.idx, LatKind::Mem, 0.0, true));
+                out.push(lat(v, vec![ins, st], s.idx, d.idx, LatKind::Mem, 0.0, true));
             }
         }
     }
-    // Register → memory (stores): load the value back into the source register (upper bound,
-    // includes the load), as wide as the store: a wider load cannot take the stored value by
-    // forwarding and waits for the store to retire (19 cycles instead of 1 on Zen 4).
+    Ok(())
+}
+
+/// Register → memory (stores): load the value back into the source register (upper bound,
+/// includes the load), as wide as the store: a wider load cannot take the stored value by
+/// forwarding and waits for the store to retire (19 cycles instead of 1 on Zen 4).
+fn store_chains(cx: &LatCtx, out: &mut Planned) -> Result<(), PlanError> {
+    let v = cx.v;
     for d in v.operands.iter().filter(|o| o.write) {
         let Some(mi) = mem_slot_of(v, d) else {
             continue;
         };
         for s in v.operands.iter().filter(|o| o.read && o.idx != d.idx) {
-            let Some((rs, cs)) = operand_reg(v, &a0, s) else {
+            let Some((rs, cs)) = operand_reg(v, &cx.a0, s) else {
                 continue;
             };
             if family(cs) != Family::Gpr {
@@ -440,15 +509,23 @@ pub(super) fn latency_plan(v: &Variant, b: &Basics, p: &Pools) -> Result<Planned
                 .iter()
                 .filter(|x| matches!(x, Slot::Mem { .. }))
                 .count();
-            let m = MemoryOperand::with_base_displ(Register::R14, a0.mems[midx]);
+            let m = MemoryOperand::with_base_displ(Register::R14, cx.a0.mems[midx]);
             let Slot::Mem { bytes, .. } = v.slots[mi] else {
                 continue;
             };
-            let load = load_back(rs, m, bytes).map_err(|e| e.to_string())?;
-            out.push(lat(vec![i0, load], s.idx, d.idx, LatKind::Reg, 0.0, true));
+            let load = load_back(rs, m, bytes)?;
+            out.push(lat(
+                v,
+                vec![cx.i0, load],
+                s.idx,
+                d.idx,
+                LatKind::Reg,
+                0.0,
+                true,
+            ));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A load of `bytes` from `m` into the GPR `r` that writes all of `r` (zero-extending the

@@ -123,6 +123,23 @@ fn counters_names(combo: &str) -> usize {
 /// Output of planning: specs and their roles, in the same order.
 pub type Planned = Vec<(Spec, Role)>;
 
+/// Why a variant has no benchmark plan (reported per variant, the run goes on).
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// An instance of the variant could not be built.
+    #[error(transparent)]
+    Build(#[from] super::catalog::BuildError),
+    /// iced-x86 refused a chain or filler instruction.
+    #[error(transparent)]
+    Iced(#[from] iced_x86::IcedError),
+    /// The register pools cannot hold one instance.
+    #[error("not enough registers for one instance")]
+    NotEnoughRegisters,
+    /// No instance of the variant's base form.
+    #[error("no instance")]
+    NoInstance,
+}
+
 fn kernel(v: &Variant, body: Vec<Instruction>) -> Kernel {
     Kernel {
         body,
@@ -133,7 +150,7 @@ fn kernel(v: &Variant, body: Vec<Instruction>) -> Kernel {
 }
 
 /// RFLAGS values a conditional branch is measured with: all six status flags clear, all set,
-/// and SF ≠ OF (uops.info's configurations, seed digest §1.13); bit 1 is always set.
+/// and SF ≠ OF (uops.info's configurations, from cpuBench); bit 1 is always set.
 pub const BRANCH_FLAGS: [u32; 3] = [0x002, 0x8D7, 0x082];
 
 /// The first of [`BRANCH_FLAGS`] under which `v`, a conditional branch that uses no
@@ -242,7 +259,7 @@ fn form_instances(
     p: &Pools,
     n: usize,
     form: Form,
-) -> Result<Option<Vec<Instruction>>, String> {
+) -> Result<Option<Vec<Instruction>>, PlanError> {
     let mut out = Vec::with_capacity(n);
     match form {
         Form::Base => {
@@ -378,14 +395,14 @@ fn tp_kernels(v: &Variant, insts: &[Instruction], form: Form) -> Planned {
 
 /// Phase 1: throughput (plain, `_same_reg` and `_indexed` forms; fast and slow values for
 /// FP dividers) and latencies.
-pub fn phase1(v: &Variant, b: &Basics) -> Result<Planned, String> {
+pub fn phase1(v: &Variant, b: &Basics) -> Result<Planned, PlanError> {
     if let Some(DivKind::Int(w)) = v.divide {
         return division::int_div_plan(v, w, b);
     }
     let p = pools(v);
     let n = max_instances(v, &p);
     if n == 0 {
-        return Err("not enough registers for one instance".into());
+        return Err(PlanError::NotEnoughRegisters);
     }
     let mut out = Vec::new();
     for form in [Form::Base, Form::SameReg, Form::Indexed] {

@@ -3,7 +3,7 @@
 
 use iced_x86::{Code, Instruction, Register};
 
-use super::super::catalog::{instantiate, OpRef, Operand, RegClass, Slot, Variant};
+use super::super::catalog::{instantiate, BuildError, OpRef, Operand, RegClass, Slot, Variant};
 
 /// Register pools for one variant.
 #[derive(Clone, Debug)]
@@ -209,7 +209,7 @@ pub(super) fn assign(v: &Variant, p: &Pools, j: usize) -> Assign {
     Assign { regs, mems }
 }
 
-pub(super) fn build(v: &Variant, a: &Assign, base: Register) -> Result<Instruction, String> {
+pub(super) fn build(v: &Variant, a: &Assign, base: Register) -> Result<Instruction, BuildError> {
     let mut ins = instantiate(v, &a.regs, &a.mems, imm_value(v))?;
     if base != Register::R14 {
         ins.set_memory_base(base);

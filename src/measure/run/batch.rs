@@ -6,7 +6,7 @@
 use super::super::catalog::{DivKind, OpRef, RegClass, Slot, Variant};
 use super::super::harness::Spec;
 use super::super::infer::{self, VariantClass, VariantResult};
-use super::super::plan::{self, Phase2Request, Role};
+use super::super::plan::{self, Phase2Request, PlanError, Role};
 use super::super::portcount;
 use super::super::MeasureError;
 use super::setup::Ctx;
@@ -69,7 +69,7 @@ struct Flat {
     roles: Vec<Vec<Role>>,
 }
 
-fn flatten(plans: Vec<Result<plan::Planned, String>>) -> (Flat, Vec<Option<String>>) {
+fn flatten(plans: Vec<Result<plan::Planned, PlanError>>) -> (Flat, Vec<Option<PlanError>>) {
     let mut f = Flat {
         specs: Vec::new(),
         spans: Vec::new(),
@@ -98,14 +98,14 @@ fn flatten(plans: Vec<Result<plan::Planned, String>>) -> (Flat, Vec<Option<Strin
 pub(super) fn measure_batch(
     ctx: &mut Ctx,
     batch: &[&Variant],
-) -> Result<Vec<Result<VariantResult, String>>, MeasureError> {
+) -> Result<Vec<Result<VariantResult, PlanError>>, MeasureError> {
     // Phase 1.
-    let (f1, errors) = flatten(batch.iter().map(|v| plan::phase1(v, &ctx.basics)).collect());
+    let (f1, mut errors) = flatten(batch.iter().map(|v| plan::phase1(v, &ctx.basics)).collect());
     let out1 = ctx.engine.measure(&f1.specs)?;
-    let mut results: Vec<Result<VariantResult, String>> = Vec::new();
+    let mut results: Vec<Result<VariantResult, PlanError>> = Vec::new();
     for (i, v) in batch.iter().enumerate() {
-        match &errors[i] {
-            Some(e) => results.push(Err(e.clone())),
+        match errors[i].take() {
+            Some(e) => results.push(Err(e)),
             None => {
                 let mut r = VariantResult::default();
                 infer::phase1(&f1.roles[i], &out1[f1.spans[i].clone()], v.divide, &mut r);

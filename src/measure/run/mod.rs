@@ -13,7 +13,7 @@ use super::infer::{self, VariantResult};
 use super::machine;
 use super::plan::Domain;
 use super::timer::TimeBase;
-use super::{MeasureConfig, MeasureError, MeasureSummary, Progress};
+use super::{ConfigError, MeasureConfig, MeasureError, MeasureSummary, Progress};
 use crate::uopsxml::{ArchRecord, InstrRecord, WriteOptions};
 
 mod batch;
@@ -38,24 +38,6 @@ pub fn cpu_model() -> String {
         .to_string()
 }
 
-/// uops.info arch name from CPUID vendor/family/model (None if unknown).
-pub fn detect_arch() -> Option<String> {
-    let v = super::jit::cpuid(0, 0);
-    let vendor: Vec<u8> = [v[1], v[3], v[2]]
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
-    let l1 = super::jit::cpuid(1, 0)[0];
-    let base_fam = (l1 >> 8) & 0xF;
-    let fam = if base_fam == 0xF {
-        base_fam + ((l1 >> 20) & 0xFF)
-    } else {
-        base_fam
-    };
-    let model = ((l1 >> 4) & 0xF) | (((l1 >> 16) & 0xF) << 4);
-    super::arch_name(&String::from_utf8_lossy(&vendor), fam, model).map(str::to_string)
-}
-
 fn default_checkpoint(out: &Path) -> PathBuf {
     let mut s = out.as_os_str().to_owned();
     s.push(".checkpoint.jsonl");
@@ -69,27 +51,17 @@ pub fn run(
 ) -> Result<MeasureSummary, MeasureError> {
     let t0 = Instant::now();
     let filter = match &config.filter {
-        Some(f) => Some(Regex::new(f).map_err(|e| MeasureError::Config(format!("filter: {e}")))?),
+        Some(f) => Some(Regex::new(f).map_err(ConfigError::Filter)?),
         None => None,
     };
     let arch = config
         .arch
         .clone()
-        .or_else(detect_arch)
-        .ok_or_else(|| MeasureError::Config("unknown CPU: pass an architecture name".into()))?;
+        .or_else(|| crate::uarch::host::detect().map(str::to_string))
+        .ok_or(ConfigError::UnknownCpu)?;
     let cpu = cpu_model();
-    // Catalogue.
-    let skel = match &config.skeleton {
-        Some(p) => {
-            progress.message(&format!("reading skeleton {}", p.display()));
-            let recs = crate::uopsxml::read_file(p, &crate::uopsxml::ArchFilter::default())
-                .map_err(|e| MeasureError::Skeleton(e.to_string()))?;
-            Some(Skeleton::new(recs))
-        }
-        None => None,
-    };
+    let skel = read_skeleton(&config, progress)?;
     let cat = catalog::build(&HostFeatures::detect(), skel.as_ref(), &config.catalog);
-    let catalogue_len = cat.variants.len();
     let mut selected: Vec<&Variant> = cat
         .variants
         .iter()
@@ -102,7 +74,6 @@ pub fn run(
     if let Some(n) = config.limit {
         selected.truncate(n);
     }
-    // Checkpoint.
     let ck_path = config
         .checkpoint
         .clone()
@@ -112,32 +83,7 @@ pub fn run(
         cpu: cpu.clone(),
         version: env!("CARGO_PKG_VERSION").to_string(),
     };
-    let mut done: HashMap<String, VariantResult> = HashMap::new();
-    let mut ck = if config.resume && ck_path.exists() {
-        let (h, d) = checkpoint::load::<VariantResult>(&ck_path)?;
-        if let Some(h) = h {
-            if h.arch != header.arch || h.cpu != header.cpu {
-                return Err(MeasureError::Config(format!(
-                    "checkpoint {} is for {} on {}, not {} on {}",
-                    ck_path.display(),
-                    h.arch,
-                    h.cpu,
-                    header.arch,
-                    header.cpu
-                )));
-            }
-        }
-        done = d
-            .into_iter()
-            .map(|(k, mut r)| {
-                normalise_old_record(&mut r);
-                (k, r)
-            })
-            .collect();
-        Checkpoint::append_to(&ck_path)?
-    } else {
-        Checkpoint::create(&ck_path, &header)?
-    };
+    let (mut ck, mut done) = open_checkpoint(&config, &ck_path, header)?;
     let resumed = selected
         .iter()
         .filter(|v| done.contains_key(&v.record.string))
@@ -150,33 +96,139 @@ pub fn run(
     progress.begin(selected.len() as u64);
     progress.advance(resumed as u64, "");
     let mut ctx = setup(&config, &arch, progress)?;
-    let machine = if config.machine_out.is_some() {
-        let groups = ctx
-            .blockers
-            .iter()
-            .filter(|(b, ok)| *ok && b.domain != Domain::Fp)
-            .chain(
-                ctx.blockers
-                    .iter()
-                    .filter(|(b, ok)| *ok && b.domain == Domain::Fp),
-            )
-            .map(|(b, _)| b.ports.clone())
-            .collect();
-        let m = measure_machine(&mut ctx.engine, progress, groups)?;
-        Some(m)
-    } else {
-        None
+    let machine = match config.machine_out {
+        Some(_) => Some(machine_params(&mut ctx, progress)?),
+        None => None,
     };
+    let batches = Batches {
+        todo: &todo,
+        size: config.batch.max(1),
+        resumed: resumed as u64,
+    };
+    let (failed, interrupted) = measure_batches(&mut ctx, &batches, progress, &mut ck, &mut done)?;
+    // Output (also after an interruption: a partial but valid file).
+    let measured = selected
+        .iter()
+        .filter(|v| {
+            done.get(&v.record.string)
+                .is_some_and(VariantResult::measured)
+        })
+        .count();
+    let date = today();
+    let arch_attrs = arch_attributes(&config, &ctx, &cpu, &date);
+    let records = output_records(&cat.variants, &done, &ctx, &arch, &arch_attrs);
+    write_outputs(&config, &records, &date, &arch, machine.as_ref())?;
+    let ratio = ctx.engine.last_ratio;
+    Ok(MeasureSummary {
+        arch,
+        cpu,
+        catalogue: cat.variants.len(),
+        skipped: cat.skip_summary(),
+        selected: selected.len(),
+        measured,
+        resumed,
+        failed,
+        interrupted,
+        wall: t0.elapsed(),
+        out: config.out.clone(),
+        checkpoint: ck_path,
+        machine,
+        time_base: ctx.engine.time_base.describe(),
+        cycles_per_tsc_tick: ratio,
+    })
+}
+
+/// The uops.info skeleton named in the configuration, indexed.
+fn read_skeleton(
+    config: &MeasureConfig,
+    progress: &mut dyn Progress,
+) -> Result<Option<Skeleton>, MeasureError> {
+    let Some(p) = &config.skeleton else {
+        return Ok(None);
+    };
+    progress.message(&format!("reading skeleton {}", p.display()));
+    let recs = crate::uopsxml::read_file(p, &crate::uopsxml::ArchFilter::default())
+        .map_err(|e| MeasureError::Skeleton(e.to_string()))?;
+    Ok(Some(Skeleton::new(recs)))
+}
+
+/// The checkpoint to append to and the results it already holds (when resuming one of the
+/// same arch and CPU), or a new one.
+fn open_checkpoint(
+    config: &MeasureConfig,
+    ck_path: &Path,
+    header: Header,
+) -> Result<(Checkpoint, HashMap<String, VariantResult>), MeasureError> {
+    if !(config.resume && ck_path.exists()) {
+        return Ok((Checkpoint::create(ck_path, &header)?, HashMap::new()));
+    }
+    let (h, d) = checkpoint::load::<VariantResult>(ck_path)?;
+    if let Some(h) = h {
+        if h.arch != header.arch || h.cpu != header.cpu {
+            return Err(ConfigError::CheckpointMismatch {
+                path: ck_path.to_path_buf(),
+                found: (h.arch, h.cpu),
+                wanted: (header.arch, header.cpu),
+            }
+            .into());
+        }
+    }
+    let done = d
+        .into_iter()
+        .map(|(k, mut r)| {
+            normalise_old_record(&mut r);
+            (k, r)
+        })
+        .collect();
+    Ok((Checkpoint::append_to(ck_path)?, done))
+}
+
+/// Machine parameters, with the integer blockers' port groups first, then the FP ones.
+fn machine_params(
+    ctx: &mut setup::Ctx,
+    progress: &mut dyn Progress,
+) -> Result<machine::MachineParams, MeasureError> {
+    let groups = ctx
+        .blockers
+        .iter()
+        .filter(|(b, ok)| *ok && b.domain != Domain::Fp)
+        .chain(
+            ctx.blockers
+                .iter()
+                .filter(|(b, ok)| *ok && b.domain == Domain::Fp),
+        )
+        .map(|(b, _)| b.ports.clone())
+        .collect();
+    measure_machine(&mut ctx.engine, progress, groups)
+}
+
+/// The variants still to measure, in batches of `size` (one fork and calibration each).
+struct Batches<'a, 'v> {
+    todo: &'a [&'v Variant],
+    size: usize,
+    /// Variants taken from the checkpoint (progress starts there).
+    resumed: u64,
+}
+
+/// Measures the batches, checkpointing each; returns the failures by reason and whether the
+/// user stopped the run.
+fn measure_batches(
+    ctx: &mut setup::Ctx,
+    batches: &Batches,
+    progress: &mut dyn Progress,
+    ck: &mut Checkpoint,
+    done: &mut HashMap<String, VariantResult>,
+) -> Result<(BTreeMap<String, usize>, bool), MeasureError> {
     let mut failed: BTreeMap<String, usize> = BTreeMap::new();
     let mut interrupted = false;
-    let mut count = resumed as u64;
-    for chunk in todo.chunks(config.batch.max(1)) {
+    let mut count = batches.resumed;
+    for chunk in batches.todo.chunks(batches.size) {
         if progress.interrupted() {
             interrupted = true;
             break;
         }
         progress.advance(count, &chunk[0].record.string);
-        let results = measure_batch(&mut ctx, chunk)?;
+        let results = measure_batch(ctx, chunk)?;
         for (v, r) in chunk.iter().zip(results) {
             let r = match r {
                 Ok(r) => r,
@@ -203,19 +255,20 @@ pub fn run(
             chunk.last().map(|v| v.record.string.as_str()).unwrap_or(""),
         );
     }
-    // Output (also after an interruption: a partial but valid file).
-    let measured = selected
-        .iter()
-        .filter(|v| {
-            done.get(&v.record.string)
-                .is_some_and(VariantResult::measured)
-        })
-        .count();
+    Ok((failed, interrupted))
+}
+
+/// The `<architecture>` attributes: CPU, date, and how the values were measured.
+fn arch_attributes(
+    config: &MeasureConfig,
+    ctx: &setup::Ctx,
+    cpu: &str,
+    date: &str,
+) -> BTreeMap<String, String> {
     let ratio = ctx.engine.last_ratio;
     let mut arch_attrs = BTreeMap::new();
-    let date = today();
-    arch_attrs.insert("cpu".to_string(), cpu.clone());
-    arch_attrs.insert("date".to_string(), date.clone());
+    arch_attrs.insert("cpu".to_string(), cpu.to_string());
+    arch_attrs.insert("date".to_string(), date.to_string());
     let ports_how = if ctx.port_events.is_some() {
         "ports from per-port counters by Algorithm 1".to_string()
     } else {
@@ -249,8 +302,19 @@ pub fn run(
     if let (Some(r), TimeBase::Tsc { .. }) = (ratio, &ctx.engine.time_base) {
         arch_attrs.insert("cycles_per_tsc_tick".to_string(), format!("{r:.4}"));
     }
+    arch_attrs
+}
+
+/// One record per measured variant of the catalogue, in catalogue order.
+fn output_records(
+    variants: &[Variant],
+    done: &HashMap<String, VariantResult>,
+    ctx: &setup::Ctx,
+    arch: &str,
+    arch_attrs: &BTreeMap<String, String>,
+) -> Vec<InstrRecord> {
     let mut records: Vec<InstrRecord> = Vec::new();
-    for v in &cat.variants {
+    for v in variants {
         let Some(r) = done.get(&v.record.string) else {
             continue;
         };
@@ -264,18 +328,29 @@ pub fn run(
         let mut rec = v.record.clone();
         rec.attrs.remove("iced_code");
         rec.archs = vec![ArchRecord {
-            name: arch.clone(),
+            name: arch.to_string(),
             attrs: arch_attrs.clone(),
             measurement: Some(infer::to_measurement(&r, ctx.dispatch)),
         }];
         records.push(rec);
     }
+    records
+}
+
+/// Writes the XML (zstd for `.zst`) and the machine TOML, each atomically.
+fn write_outputs(
+    config: &MeasureConfig,
+    records: &[InstrRecord],
+    date: &str,
+    arch: &str,
+    machine: Option<&machine::MachineParams>,
+) -> Result<(), MeasureError> {
     let mut xml = Vec::new();
     crate::uopsxml::write_instructions(
         &mut xml,
-        &records,
+        records,
         &WriteOptions {
-            date: Some(date.clone()),
+            date: Some(date.to_string()),
         },
     )
     .map_err(|e| MeasureError::Io {
@@ -291,30 +366,14 @@ pub fn run(
         xml
     };
     checkpoint::write_atomic(&config.out, &bytes)?;
-    if let (Some(p), Some(m)) = (&config.machine_out, &machine) {
+    if let (Some(p), Some(m)) = (&config.machine_out, machine) {
         let base = crate::uarch::names()
             .iter()
-            .find(|n| **n == arch.as_str())
-            .map(|_| arch.as_str());
-        checkpoint::write_atomic(p, machine::to_toml(&arch, base, m).as_bytes())?;
+            .find(|n| **n == arch)
+            .map(|_| arch);
+        checkpoint::write_atomic(p, machine::to_toml(arch, base, m).as_bytes())?;
     }
-    Ok(MeasureSummary {
-        arch,
-        cpu,
-        catalogue: catalogue_len,
-        skipped: cat.skip_summary(),
-        selected: selected.len(),
-        measured,
-        resumed,
-        failed,
-        interrupted,
-        wall: t0.elapsed(),
-        out: config.out.clone(),
-        checkpoint: ck_path,
-        machine,
-        time_base: ctx.engine.time_base.describe(),
-        cycles_per_tsc_tick: ratio,
-    })
+    Ok(())
 }
 
 /// Checkpoints written before integer ports existed stored FP groups without their prefix

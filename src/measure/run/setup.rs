@@ -148,11 +148,48 @@ pub(super) fn setup(
     } else {
         Vec::new()
     };
+    let (blockers, notes) = choose_blockers(&mut engine, &candidates)?;
+    for n in &notes {
+        progress.message(n);
+    }
+    let usable = blockers
+        .iter()
+        .map(|(b, ok)| Usable {
+            combo: b.ports.clone(),
+            n_ports: b.n_ports,
+            domain: b.domain,
+            usable: *ok,
+        })
+        .collect();
+    let dispatch = dispatch_width(&mut engine)?;
+    let fallback = crate::uarch::load(arch)
+        .map(|a| PortFallback::from_arch(&a))
+        .unwrap_or_default();
+    let (port_events, counter_blockers) = port_counter_mode(&mut engine, arch, progress)?;
+    Ok(Ctx {
+        engine,
+        basics,
+        blockers,
+        usable,
+        dispatch,
+        fallback,
+        port_events,
+        counter_blockers,
+    })
+}
+
+/// The blocker of each port combination among `candidates` (Mode A), checked against each
+/// other at full rate; with notes for the progress log.
+#[allow(clippy::type_complexity)]
+fn choose_blockers(
+    engine: &mut Engine,
+    candidates: &[Blocker],
+) -> Result<(Vec<(Blocker, bool)>, Vec<String>), MeasureError> {
     let mut notes = Vec::new();
     let mut blockers = Vec::new();
     if !candidates.is_empty() {
-        let specs = plan::blocker_specs(&candidates);
-        let tps = measure_min(&mut engine, &specs, |i, t| {
+        let specs = plan::blocker_specs(candidates);
+        let tps = measure_min(engine, &specs, |i, t| {
             (t * candidates[i].n_ports as f64 - 1.0).abs() <= 0.03
         })?;
         for (b, t) in candidates.iter().zip(&tps) {
@@ -163,7 +200,7 @@ pub(super) fn setup(
                 t.map_or("failed".to_string(), |t| format!("{t:.3} cycles"))
             ));
         }
-        blockers = choose(&candidates, &tps);
+        blockers = choose(candidates, &tps);
         // Structure check among the blockers at full rate (indices refer to `blockers`).
         let usable: Vec<Blocker> = blockers.iter().map(|(b, _)| b.clone()).collect();
         let inter: Vec<_> = plan::interference_specs(&usable)
@@ -172,9 +209,7 @@ pub(super) fn setup(
             .collect();
         let specs: Vec<Spec> = inter.iter().map(|x| x.2.clone()).collect();
         let u = |i: usize, t: f64| t / 4.0 * usable[inter[i].0].n_ports as f64 - inter[i].3 as f64;
-        let out = measure_min(&mut engine, &specs, |i, t| {
-            (u(i, t) - inter[i].4).abs() <= 0.3
-        })?;
+        let out = measure_min(engine, &specs, |i, t| (u(i, t) - inter[i].4).abs() <= 0.3)?;
         let results: Vec<(usize, usize, Option<f64>, f64)> = inter
             .iter()
             .zip(&out)
@@ -191,19 +226,11 @@ pub(super) fn setup(
             ));
         }
     }
-    for n in &notes {
-        progress.message(n);
-    }
-    let usable = blockers
-        .iter()
-        .map(|(b, ok)| Usable {
-            combo: b.ports.clone(),
-            n_ports: b.n_ports,
-            domain: b.domain,
-            usable: *ok,
-        })
-        .collect();
-    // Dispatch width for the µop filler.
+    Ok((blockers, notes))
+}
+
+/// Macro-ops dispatched per cycle, from six independent zero idioms (the µop filler's rate).
+fn dispatch_width(engine: &mut Engine) -> Result<f64, MeasureError> {
     let xs: Vec<Instruction> = [
         Register::EAX,
         Register::ECX,
@@ -217,11 +244,16 @@ pub(super) fn setup(
     .collect();
     let d = engine.measure(&[tp_spec(xs, vec![], vec![])])?;
     let dispatch = d[0].value().map(|t| (6.0 / t).round()).unwrap_or(6.0);
-    let fallback = crate::uarch::load(arch)
-        .map(|a| PortFallback::from_arch(&a))
-        .unwrap_or_default();
-    // Mode B: per-port counters (Intel), when the events are known and open here; blockers
-    // are then found with them among the same candidate instructions.
+    Ok(dispatch)
+}
+
+/// Mode B: per-port counters (Intel), when the events are known and open here; blockers are
+/// then found with them among the same candidate instructions.
+fn port_counter_mode(
+    engine: &mut Engine,
+    arch: &str,
+    progress: &mut dyn Progress,
+) -> Result<(Option<Vec<PortEvent>>, Vec<Blocker>), MeasureError> {
     let port_events = match counters::port_events(arch) {
         Some(ev) => match engine.port_counters_available(&ev) {
             Ok(()) => {
@@ -248,16 +280,7 @@ pub(super) fn setup(
             progress.message(&format!("blocker {}: {}", b.ports, b.name));
         }
     }
-    Ok(Ctx {
-        engine,
-        basics,
-        blockers,
-        usable,
-        dispatch,
-        fallback,
-        port_events,
-        counter_blockers,
-    })
+    Ok((port_events, counter_blockers))
 }
 
 /// Blockers by combination, for provenance (`FP01=vmulpd; ALU1=imul r13, r14, 3`).

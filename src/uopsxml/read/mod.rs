@@ -2,9 +2,9 @@
 //!
 //! Owns: element/attribute recognition, value parsing, error positions.
 //! Must not touch: the filesystem beyond `open`, the environment, the index cache (`dataset`).
-//! Facts from: seed digest §1.16 (element and attribute names), `data/uops/README.md` ("Shape",
-//! counts), SUACA thesis §1.5 (2018 form: `total_uops`, `portNN`, `startOp`/`targetOp`,
-//! `type="flag"`, `div-cycles`).
+//! Facts from: uops.info's `instructions.xml` (element and attribute names; docs/sources.md),
+//! `data/uops/README.md` ("Shape", counts), SUACA thesis §1.5 (2018 form: `total_uops`,
+//! `portNN`, `startOp`/`targetOp`, `type="flag"`, `div-cycles`).
 //!
 //! This file is the reader core: opening, events, positions, the element stack, the
 //! `<instruction>` loop. The elements inside an instruction are read in
@@ -519,10 +519,8 @@ fn convert_event(ev: Event<'_>, pos: Pos) -> Result<Option<Ev>, String> {
                 let key = std::str::from_utf8(a.key.as_ref())
                     .map_err(|_| format!("in <{name}>: attribute name is not UTF-8"))?
                     .to_string();
-                let value = a
-                    .unescape_value()
-                    .map_err(|e| format!("in <{name}>, attribute `{key}`: {e}"))?
-                    .into_owned();
+                let value = attribute_value(&a.value)
+                    .map_err(|e| format!("in <{name}>, attribute `{key}`: {e}"))?;
                 attrs.push((key, value));
             }
             Some(Ev::Open {
@@ -534,10 +532,12 @@ fn convert_event(ev: Event<'_>, pos: Pos) -> Result<Option<Ev>, String> {
         }
         Event::End(_) => Some(Ev::Close),
         Event::Text(t) => {
-            let s = t.unescape().map_err(|e| format!("bad text: {e}"))?;
+            let s = t.decode().map_err(|e| format!("bad text: {e}"))?;
             let s = s.trim();
             (!s.is_empty()).then(|| Ev::Text(s.to_string()))
         }
+        // quick-xml reports `&amp;`, `&#x41;` in text as events of their own.
+        Event::GeneralRef(r) => Some(Ev::Text(general_ref(&r)?)),
         Event::CData(t) => {
             let s = std::str::from_utf8(&t)
                 .map_err(|_| "CDATA is not UTF-8".to_string())?
@@ -561,4 +561,26 @@ fn parse_flag01(v: &str) -> Option<bool> {
 /// A finite number; NaN and infinities are malformed here.
 fn parse_f64(v: &str) -> Option<f64> {
     v.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// An attribute value with its character and predefined entity references replaced.
+fn attribute_value(raw: &[u8]) -> Result<String, String> {
+    let text = std::str::from_utf8(raw).map_err(|_| "not UTF-8".to_string())?;
+    quick_xml::escape::unescape(text)
+        .map(std::borrow::Cow::into_owned)
+        .map_err(|e| e.to_string())
+}
+
+/// The text a reference in element content stands for (`&amp;` → `&`, `&#x41;` → `A`).
+fn general_ref(r: &quick_xml::events::BytesRef<'_>) -> Result<String, String> {
+    if let Some(c) = r
+        .resolve_char_ref()
+        .map_err(|e| format!("bad character reference: {e}"))?
+    {
+        return Ok(c.to_string());
+    }
+    let name = r.decode().map_err(|e| format!("bad reference: {e}"))?;
+    quick_xml::escape::resolve_predefined_entity(&name)
+        .map(str::to_string)
+        .ok_or_else(|| format!("unknown entity `&{name};`"))
 }
