@@ -12,7 +12,8 @@ Examples:
   suaca --loop 1 --arch SNB loop.o     latency of one iteration (SUACA §2.2)
   suaca --detail 3 -b a.out            delay details of line 3 and the branch analysis
   suaca --hex 4801d84801d8 --arch SKL  a BHive-style hex block
-  suaca --list-regions a.out           the marked regions of a file
+  suaca --list-regions a.out           the marked regions of a file, or its loops
+  suaca --function memchr libc.so.6    no markers: each innermost loop of a function
   suaca -cfg -dg a.out                 write controlflow.dot and dependency.dot
   suaca loop.s                         assembly text (GNU as; regions from markers or
                                        # LLVM-MCA-BEGIN/END comments, else the whole file)
@@ -264,9 +265,17 @@ pub struct AnalyzeArgs {
     /// Analyze only region N (0-based, in file order).
     #[arg(long, value_name = "N")]
     pub region: Option<usize>,
-    /// List the marked regions and exit.
+    /// List the regions (marked, or the loops found without markers) with function, offsets,
+    /// instruction count and source line, and exit.
     #[arg(long)]
     pub list_regions: bool,
+    /// Only the loops of function NAME (symbol table name, or a demangled C++/Rust name with
+    /// or without its parameters); with markers, the regions inside NAME.
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
+    /// Only the region (marked, or found loop) that contains address A (hex, `0x` optional).
+    #[arg(long, value_name = "A", value_parser = parse_address)]
+    pub address: Option<u64>,
     /// Microarchitecture (uops.info name: SNB, IVB, HSW, SKL, CFL, ICL, ZEN3, ...).
     #[arg(long, value_name = "ARCH")]
     pub arch: Option<String>,
@@ -360,6 +369,15 @@ impl AnalyzeArgs {
             self.format
         }
     }
+}
+
+/// A hex address, `0x` optional (`--address`).
+fn parse_address(s: &str) -> Result<u64, String> {
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    u64::from_str_radix(digits, 16).map_err(|_| format!("`{s}` is not a hex address"))
 }
 
 /// Rewrites SUACA's multi-letter single-dash flags (`-pf -ip -nd -cfg -dg`) to their long

@@ -235,7 +235,7 @@ pub fn demangle(name: &str) -> Option<String> {
 
 /// Whether the symbol `raw` is what the user called `wanted`: the stored name, the
 /// demangled one, or the demangled one without its parameter list.
-fn matches_name(raw: &str, wanted: &str) -> bool {
+pub fn matches_name(raw: &str, wanted: &str) -> bool {
     if raw == wanted {
         return true;
     }

@@ -24,7 +24,9 @@ mod natural;
 
 use crate::ir::Instr;
 
-pub use discover::{demangle, discover, FunctionInfo, LoopRegion, LoopSearch, SearchError};
+pub use discover::{
+    demangle, discover, matches_name, FunctionInfo, LoopRegion, LoopSearch, SearchError,
+};
 
 /// An innermost loop of one function.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,8 +8,10 @@
 pub mod fit;
 pub mod graphs;
 pub mod model;
+pub mod region_list;
 pub mod text;
 pub mod timeline_text;
+pub mod titles;
 pub mod trace;
 pub mod views;
 
