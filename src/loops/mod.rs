@@ -132,6 +132,16 @@ mod tests {
     }
 
     #[test]
+    fn unreachable_padding_before_a_body_is_not_part_of_it() {
+        // 0: jmp to the test at 3; 1: nop padding nobody reaches; 2: body; 3-4: test, back
+        // to 2.
+        let p = prog("jmp L3 | jmp 3\nnop\nadd rax, rbx | r rax rbx | w rax\ndec rcx | r rcx | w rcx flags\njnz L2 | r zf | jcc 2\nret | ret");
+        let found = find_loops(&p);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].start, found[0].end), (addr(2), addr(5)));
+    }
+
+    #[test]
     fn straight_line_code_and_forward_branches_have_no_loop() {
         assert!(find_loops(&prog("jz L2 | r zf | jcc 2\nnop\nret | ret")).is_empty());
         assert!(find_loops(&[]).is_empty());

@@ -18,7 +18,8 @@ pub(crate) struct NaturalLoop {
     pub body: BTreeSet<usize>,
 }
 
-/// Every natural loop of the graph (entry: node 0), one per header, in header order.
+/// Every natural loop of the graph (entry: node 0), one per header, in header order. Only
+/// blocks reachable from the entry take part.
 pub(crate) fn natural_loops(flow: &FlowGraph) -> Vec<NaturalLoop> {
     let g = &flow.graph;
     if g.node_count() == 0 {
@@ -39,9 +40,10 @@ pub(crate) fn natural_loops(flow: &FlowGraph) -> Vec<NaturalLoop> {
         let body = bodies.entry(head.index()).or_default();
         body.insert(head.index());
         let mut stack = vec![tail];
-        // The header is in already, so the walk never goes past it.
+        // The header is in already, so the walk never goes past it; blocks the entry never
+        // reaches (padding after a jump, code reached only indirectly) are left out.
         while let Some(n) = stack.pop() {
-            if body.insert(n.index()) {
+            if doms.dominators(n).is_some() && body.insert(n.index()) {
                 stack.extend(g.neighbors_directed(n, Direction::Incoming));
             }
         }

@@ -165,8 +165,7 @@ pub struct FoundLoopInfo {
 
 /// Control flow of a region that the simulation does not follow: it runs the region as a
 /// loop (or straight-line code), so these paths never happen in the numbers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FlowWarning {
     /// A `ret` at `line`: the region holds the end of a function.
     Return {
@@ -249,6 +248,51 @@ impl RegionReport {
                 (e.source_file, e.source_line) = split(source_of(e.line));
             }
         }
+    }
+}
+
+/// JSON: every field of every kind is written (`null` where the kind has none), like the
+/// rest of the report.
+impl Serialize for FlowWarning {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Flat {
+            kind: &'static str,
+            line: Option<u32>,
+            target: Option<u64>,
+            blocks: Option<usize>,
+            foreign_instructions: Option<usize>,
+        }
+        let none = Flat {
+            kind: "",
+            line: None,
+            target: None,
+            blocks: None,
+            foreign_instructions: None,
+        };
+        let flat = match *self {
+            FlowWarning::Return { line } => Flat {
+                kind: "return",
+                line: Some(line),
+                ..none
+            },
+            FlowWarning::BranchOut { line, target } => Flat {
+                kind: "branch_out",
+                line: Some(line),
+                target,
+                ..none
+            },
+            FlowWarning::MultiBlockLoop {
+                blocks,
+                foreign_instructions,
+            } => Flat {
+                kind: "multi_block_loop",
+                blocks: Some(blocks),
+                foreign_instructions: Some(foreign_instructions),
+                ..none
+            },
+        };
+        flat.serialize(serializer)
     }
 }
 
