@@ -16,7 +16,7 @@ Examples:
   suaca --function memchr libc.so.6    no markers: each innermost loop of a function
   suaca -cfg -dg a.out                 write controlflow.dot and dependency.dot
   suaca loop.s                         assembly text (GNU as; regions from markers or
-                                       # LLVM-MCA-BEGIN/END comments, else the whole file)
+                                       # LLVM-MCA-BEGIN/END comments, else its loops)
   cc -O2 -S -o- f.c | suaca --json -   the compiler's assembly from stdin, as JSON
   suaca --timeline=2 a.out             cycle by cycle: the first 2 iterations
   suaca --trace trace.html a.out       the same timeline as a self-contained HTML page
@@ -252,8 +252,9 @@ pub enum OutputFormat {
 /// Options of the analysis (SUACA thesis §2.8, plus long forms).
 #[derive(Debug, Clone, Default, Args)]
 pub struct AnalyzeArgs {
-    /// Object file, executable or library with IACA markers, or assembly text (`.s`, `.S`,
-    /// `.asm`, or any text file that looks like assembly); `-` reads standard input.
+    /// Object file, executable or library, or assembly text (`.s`, `.S`, `.asm`, or any text
+    /// file that looks like assembly); `-` reads standard input. The regions are the code
+    /// between IACA markers; without markers, each innermost loop of each function.
     #[arg(value_name = "FILE", required_unless_present_any = ["raw", "hex", "print_default", "setup"])]
     pub file: Option<PathBuf>,
     /// Analyze the raw bytes of FILE (no markers needed).
