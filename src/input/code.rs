@@ -110,16 +110,18 @@ pub fn code_from_object(path: &Path, data: &[u8]) -> Result<ObjectCode, InputErr
     } else {
         unwind_extents(&file)
     };
+    let sections: Vec<CodeBytes> = code
+        .iter()
+        .map(|s| CodeBytes {
+            name: s.name.clone(),
+            address: s.address,
+            bytes: s.bytes.to_vec(),
+        })
+        .collect();
+    add_unnamed(&mut functions, &unwind_extents, &sections);
     Ok(ObjectCode {
         format,
-        sections: code
-            .iter()
-            .map(|s| CodeBytes {
-                name: s.name.clone(),
-                address: s.address,
-                bytes: s.bytes.to_vec(),
-            })
-            .collect(),
+        sections,
         functions,
         unwind_extents,
     })
@@ -172,6 +174,41 @@ fn functions_of(symbols: &[&CodeSymbol], section: usize, start: u64, end: u64) -
         }
     }
     out
+}
+
+/// Adds the `.eh_frame` extents that no symbol covers as functions without a name (code of
+/// a stripped file: glibc's `__memchr_avx2` and the like), keeping section and address order.
+fn add_unnamed(
+    functions: &mut Vec<Function>,
+    extents: &BTreeMap<u64, u64>,
+    sections: &[CodeBytes],
+) {
+    let covered = |a: u64, fs: &[Function]| {
+        fs.iter()
+            .any(|f| f.name.is_some() && a >= f.address && a - f.address < f.size)
+    };
+    let mut extra = Vec::new();
+    for (&start, &size) in extents {
+        let Some(section) = sections.iter().position(|s| s.contains(start)) else {
+            continue;
+        };
+        if size == 0 || covered(start, functions) {
+            continue;
+        }
+        let s = &sections[section];
+        let end = (s.address + s.bytes.len() as u64).min(start.saturating_add(size));
+        extra.push(Function {
+            name: None,
+            section,
+            address: start,
+            size: end - start,
+            ifunc: false,
+        });
+    }
+    if !extra.is_empty() {
+        functions.extend(extra);
+        functions.sort_by_key(|f| (f.section, f.address));
+    }
 }
 
 /// `start → size` of every FDE in `.eh_frame`; unreadable entries are skipped (the table
@@ -238,6 +275,36 @@ mod tests {
         assert_eq!(
             got,
             vec![("f".into(), 0x10, 0x20), ("g_alias".into(), 0x40, 0xc0)]
+        );
+    }
+
+    #[test]
+    fn unwind_extents_no_symbol_covers_become_unnamed_functions() {
+        let sections = [CodeBytes {
+            name: ".text".into(),
+            address: 0,
+            bytes: vec![0x90; 0x100],
+        }];
+        let mut functions = vec![Function {
+            name: Some("f".into()),
+            section: 0,
+            address: 0x40,
+            size: 0x20,
+            ifunc: false,
+        }];
+        let extents = BTreeMap::from([(0x10, 0x10), (0x40, 0x20), (0x80, 0x200)]);
+        add_unnamed(&mut functions, &extents, &sections);
+        let got: Vec<_> = functions
+            .iter()
+            .map(|f| (f.name.clone(), f.address, f.size))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (None, 0x10, 0x10),
+                (Some("f".into()), 0x40, 0x20),
+                (None, 0x80, 0x80),
+            ]
         );
     }
 
