@@ -352,3 +352,66 @@ fn memchr_of_the_system_c_library() {
     assert!(out.lines().count() > 2, "at least one loop: {out}");
     assert!(out.contains("| memchr"), "{out}");
 }
+
+#[test]
+fn html_trace_titles_the_loop_and_shows_c_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("t.html");
+    ok_stdout(&[
+        "--arch",
+        "ZEN4",
+        "-p",
+        "--function",
+        "sum3",
+        "--trace",
+        page.to_str().unwrap(),
+        &object(),
+    ]);
+    let html = std::fs::read_to_string(page).unwrap();
+    assert!(
+        html.contains("\"title\":\"Loop 0: sum3+0x10..+0x23 (.text 0x10..0x23), 6 instructions, unmarked.c:6\""),
+        "title"
+    );
+    assert!(
+        html.contains("\"source_line\":6,\"source_file\":\"./c/unmarked.c\""),
+        "source of the timeline entries"
+    );
+}
+
+#[test]
+fn cpp_functions_are_found_by_their_demangled_name() {
+    if !have("g++") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("t.cc");
+    std::fs::write(
+        &src,
+        "namespace ns {\nlong total(const long *a, long n) {\n  long s = 0;\n  for (long i = 0; i < n; i++)\n    s += a[i] * a[i];\n  return s;\n}\n}\n",
+    )
+    .unwrap();
+    let obj = dir.path().join("t.o");
+    let ok = Command::new("g++")
+        .args(["-O2", "-g", "-c"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&obj)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "g++ failed");
+    let o = obj.to_str().unwrap();
+    for name in [
+        "ns::total",
+        "ns::total(long const*, long)",
+        "_ZN2ns5totalEPKll",
+    ] {
+        let out = ok_stdout(&["--list-regions", "--function", name, o]);
+        let rows = listed(&out);
+        assert_eq!(rows.len(), 1, "{name}: {out}");
+        assert!(
+            rows[0].0.starts_with("ns::total(long const*, long)+0x"),
+            "{out}"
+        );
+        assert_eq!(rows[0].2, "t.cc:5", "{out}");
+    }
+}
