@@ -81,10 +81,16 @@ pub fn discover(code: &ObjectCode, search: &LoopSearch) -> Result<Vec<LoopRegion
             }
         }
         Some(wanted) => {
+            // Mach-O prefixes C names with `_` (`_memchr`); the user names the C function.
+            let macho = code.format == crate::input::Format::MachO;
+            let is_wanted = |n: &str| {
+                matches_name(n, wanted)
+                    || (macho && n.strip_prefix('_').is_some_and(|n| matches_name(n, wanted)))
+            };
             let named: Vec<&Function> = code
                 .functions
                 .iter()
-                .filter(|f| f.name.as_deref().is_some_and(|n| matches_name(n, wanted)))
+                .filter(|f| f.name.as_deref().is_some_and(is_wanted))
                 .collect();
             if named.is_empty() {
                 return Err(SearchError::NoFunction {
