@@ -5,7 +5,7 @@
 //! cargo run --example gen_man            # rewrites man/*.1
 //! ```
 //!
-//! `tests/man_page.rs` includes this file and fails when a committed page is out of date.
+//! `tests/cli/man_page.rs` includes this file and fails when a committed page is out of date.
 #![forbid(unsafe_code)]
 
 use clap::CommandFactory;
@@ -81,7 +81,7 @@ fn main_page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
     Ok(page)
 }
 
-#[allow(dead_code)] // `tests/man_page.rs` includes this file for `pages` only.
+#[allow(dead_code)] // `tests/cli/man_page.rs` includes this file for `pages` only.
 fn main() -> std::io::Result<()> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
     std::fs::create_dir_all(&dir)?;

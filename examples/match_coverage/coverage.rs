@@ -1,5 +1,5 @@
 //! Matcher coverage over the BHive basic blocks: shared by `examples/match_coverage` and
-//! `tests/db_coverage.rs`.
+//! `tests/model/db_coverage.rs`.
 //!
 //! An occurrence is one decoded instruction of one block on its arch. It is *matched* when
 //! `InstrDb::describe` succeeds; *no data* when the matched variant exists in the XML skeleton

@@ -13,7 +13,7 @@
 //! other what-if runs want only their outcome, and the engine skips their steady states, so
 //! each counts a quarter. Events are counted, not timed, so whether a run fits is the same on
 //! every machine; the seconds in the message are an estimate for a release build on the
-//! reference machine (0.6 ns per unit: the 10k-instruction mix of `tests/r9_bounds.rs`,
+//! reference machine (0.6 ns per unit: the 10k-instruction mix of `tests/repo/r9_bounds.rs`,
 //! 200 iterations, takes 4.2 s for the table's run).
 
 use crate::sim::{simulate, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf};

@@ -67,7 +67,7 @@ pub fn build(
         .map(|(from, to, e)| DepEdgeOut {
             from: from as u32,
             to: to as u32,
-            loc: e.loc.label(),
+            loc: instrs[to].read_label(e.loc),
             address: None,
             distance: e.distance,
             latency: match (&descs[from], &descs[to]) {

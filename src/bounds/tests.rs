@@ -1,5 +1,5 @@
 //! Unit tests: the port LP on known cases (checked against a brute-force LP), the maximum
-//! cycle ratio on small graphs. The worked examples are in `tests/bounds_examples.rs`.
+//! cycle ratio on small graphs. The worked examples are in `tests/model/bounds_examples.rs`.
 
 use super::*;
 use crate::uarch::{self, PortMask};

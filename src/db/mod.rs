@@ -28,7 +28,7 @@ pub use matcher::{signature, NoMatch};
 /// up. An [`InstrDb`] built from only the records of these iclasses
 /// (`ArchData::records_with_iclass`) describes `instrs` exactly as one built from all
 /// records; the analyzer relies on it, batch prediction uses all records
-/// (`tests/db_match.rs` checks that both agree).
+/// (`tests/model/db_match.rs` checks that both agree).
 pub fn iclasses(instrs: &[crate::ir::Instr]) -> Vec<String> {
     let mut out: Vec<String> = instrs
         .iter()

@@ -61,7 +61,7 @@ pub fn render(deps: &DepGraph, instrs: &[Instr], memory: &[MemoryEdge]) -> Strin
         let _ = writeln!(
             out,
             "  n{from} -> n{to} [label=\"{}\"{style}];",
-            escape(&e.loc.label())
+            escape(&instrs[to].read_label(e.loc))
         );
     }
     for m in memory {

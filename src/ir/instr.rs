@@ -202,6 +202,21 @@ impl Instr {
         self.accesses.iter().filter(|a| a.kind == AccessKind::Read)
     }
 
+    /// The label of `loc` as this instruction reads it: a vector register by the width the
+    /// instruction names (`xmm1`, not the full `zmm1` the dependency analysis tracks), any
+    /// other location as [`Loc::label`].
+    pub fn read_label(&self, loc: Loc) -> String {
+        let named = self
+            .reads()
+            .find(|a| a.loc == loc)
+            .and_then(|a| a.reg)
+            .filter(|r| r.is_vector_register());
+        match named {
+            Some(r) => format!("{r:?}").to_lowercase(),
+            None => loc.label(),
+        }
+    }
+
     /// Accesses that write or conditionally write.
     pub fn writes(&self) -> impl Iterator<Item = &Access> {
         self.accesses.iter().filter(|a| a.kind != AccessKind::Read)

@@ -108,10 +108,9 @@ pub enum Loc {
 }
 
 impl Loc {
-    /// Short label for graph edges and reports (`rax`, `ah`, `zf`, `xmm3`).
-    ///
-    /// Vector registers print as their XMM name unless wider forms are needed; the label is
-    /// purely cosmetic.
+    /// Short label for graph edges and reports (`rax`, `ah`, `zf`, `zmm3`): the full
+    /// register. [`crate::ir::Instr::read_label`] names a vector register as an instruction
+    /// uses it (`xmm3`).
     pub fn label(self) -> String {
         match self {
             Loc::Reg(r) => format!("{r:?}").to_lowercase(),

@@ -15,7 +15,7 @@
 //! - [`Checkpoint::append_to`] ends a torn last line with `"\n"` before appending, so the
 //!   next record starts on its own line; a second kill repeats the same argument.
 //!
-//! `tests/r9_checkpoint.rs` cuts a checkpoint around every line end and at a stride in
+//! `tests/repo/r9_checkpoint.rs` cuts a checkpoint around every line end and at a stride in
 //! between, resumes, cuts again, and gets exactly the records of an uninterrupted run.
 
 use std::collections::HashMap;

@@ -22,7 +22,7 @@ use crate::ir::Instr;
 pub const TARGET_INSTRUCTIONS: u64 = 1000;
 /// Fewest iterations N when the arrays allow it. The exit of a loop is predicted when its
 /// trip count is small; when only the N run's is, the difference carries a misprediction.
-/// Measured on Zen 4 here (tests/profile_cli.rs fixtures, testdata/asm/loops.s): an `add`
+/// Measured on Zen 4 here (tests/host/profile_cli.rs fixtures, testdata/asm/loops.s): an `add`
 /// chain read 1.05–1.09 cycles for N = 256..400, 1.000 for N = 128 (both exits predicted)
 /// and for N ≥ 800 (neither).
 pub const MIN_N: u64 = 800;

@@ -7,13 +7,10 @@
 
 use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width};
 
-/// Lays `t` out for `width` columns (`None`: no limit); `flexible` is the column that may
-/// wrap its content. Must be called after every row was added.
-pub fn fit(t: &mut Table, width: Option<u16>, flexible: usize) {
-    t.set_content_arrangement(ContentArrangement::Disabled);
-    let Some(width) = width else { return };
+/// Content widths of `t`'s columns: `natural` with whole header lines, `least` with the
+/// header wrapped at its words (values never wrap).
+fn content_widths(t: &mut Table) -> (Vec<usize>, Vec<usize>) {
     let columns = t.column_count();
-    // Content widths: `natural` with whole header lines, `least` with header words.
     let mut natural = vec![0usize; columns];
     let mut least = vec![0usize; columns];
     let longest = |s: &str| s.lines().map(|l| l.chars().count()).max().unwrap_or(0);
@@ -32,8 +29,32 @@ pub fn fit(t: &mut Table, width: Option<u16>, flexible: usize) {
             least[i] = least[i].max(word.unwrap_or(0));
         }
     }
-    // Each column has one space of padding on each side and one border after it.
-    let total = |w: &[usize]| w.iter().map(|c| c + 3).sum::<usize>() + 1;
+    (natural, least)
+}
+
+/// Printed width of columns of these content widths: one space of padding on each side and
+/// one border after each column, plus the first border.
+fn total(widths: &[usize]) -> usize {
+    widths.iter().map(|c| c + 3).sum::<usize>() + 1
+}
+
+/// Whether `t` fits `width` with only header words wrapped, column `flexible` whole.
+pub fn fits_unwrapped(t: &mut Table, width: Option<u16>, flexible: usize) -> bool {
+    let Some(width) = width else { return true };
+    let (natural, mut least) = content_widths(t);
+    if let (Some(l), Some(&n)) = (least.get_mut(flexible), natural.get(flexible)) {
+        *l = n;
+    }
+    total(&least) <= usize::from(width)
+}
+
+/// Lays `t` out for `width` columns (`None`: no limit); `flexible` is the column that may
+/// wrap its content (out of range: none). Must be called after every row was added.
+pub fn fit(t: &mut Table, width: Option<u16>, flexible: usize) {
+    t.set_content_arrangement(ContentArrangement::Disabled);
+    let Some(width) = width else { return };
+    let columns = t.column_count();
+    let (natural, least) = content_widths(t);
     let mut widths = natural.clone();
     let limit = usize::from(width);
     if total(&widths) <= limit {

@@ -7,6 +7,7 @@
 
 pub mod fit;
 pub mod graphs;
+mod line_table;
 pub mod model;
 pub mod region_list;
 pub mod text;

@@ -2,13 +2,12 @@
 
 use std::io::{self, Write};
 
-use comfy_table::{presets::ASCII_MARKDOWN, Attribute, Cell, CellAlignment, Color, Table};
+use comfy_table::{presets::ASCII_MARKDOWN, Table};
 
 use super::fit::fit;
-use super::model::{
-    BranchSide, DetailReport, RegionMode, RegionReport, Report, RunSummary, Table as ReportTable,
-};
-use super::titles::{flow_warning, region_title, short_source};
+use super::line_table::render_table;
+use super::model::{BranchSide, DetailReport, RegionMode, RegionReport, Report, RunSummary};
+use super::titles::{flow_warning, region_title};
 
 /// Rendering choices that are not part of the data.
 #[derive(Copy, Clone, Debug, Default)]
@@ -26,7 +25,7 @@ pub struct TextOptions {
 impl TextOptions {
     /// A table with the thesis' preset, styled by these options (sized by [`fit`] once
     /// filled).
-    fn table(&self) -> Table {
+    pub(super) fn table(&self) -> Table {
         let mut t = Table::new();
         t.load_preset(ASCII_MARKDOWN);
         if self.color {
@@ -233,7 +232,7 @@ fn render_runs(runs: &[RunSummary], out: &mut dyn Write) -> io::Result<()> {
 
 /// The thesis' phrasing of a what-if run: "with perfect front-end", "without dependencies",
 /// "with perfect front-end and infinitely usable ports and without dependencies".
-fn with_words(run: &RunSummary) -> String {
+pub(super) fn with_words(run: &RunSummary) -> String {
     let mut parts = Vec::new();
     if run.perfect_frontend {
         parts.push("perfect front-end");
@@ -253,141 +252,8 @@ fn with_words(run: &RunSummary) -> String {
     }
 }
 
-fn fmt1(v: Option<f64>) -> String {
+pub(super) fn fmt1(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.1}")).unwrap_or_default()
-}
-
-fn render_table(
-    table: &ReportTable,
-    arch: &str,
-    opts: &TextOptions,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    if table.run.what_if.is_empty() {
-        writeln!(out, "Analysis for architecture: {arch}")?;
-    } else {
-        writeln!(
-            out,
-            "Analysis for architecture: {arch} ({})",
-            with_words(&table.run)
-        )?;
-    }
-    writeln!(out)?;
-    let mut t = opts.table();
-    let with_source = table.rows.iter().any(|r| r.source_line.is_some());
-    let mut header = vec!["Line", "Num Uops", "had to wait", "caused to wait"]
-        .into_iter()
-        .map(String::from)
-        .collect::<Vec<_>>();
-    let shown = shown_ports(table);
-    for &i in &shown {
-        let p = &table.ports[i];
-        header.push(p.clone());
-        if table.divider_port == Some(i) {
-            header.push(format!("{p} - DV"));
-        }
-    }
-    if opts.iform {
-        header.push("iform".into());
-        header.push("uops.info".into());
-    }
-    if with_source {
-        header.push("Src".into());
-    }
-    header.push("Instruction".into());
-    t.set_header(header);
-    let mut any_unsupported = false;
-    for row in &table.rows {
-        let mut cells: Vec<Cell> = Vec::new();
-        cells.push(Cell::new(row.line));
-        match (&row.stats, row.supported) {
-            (Some(s), _) => {
-                cells.push(Cell::new(s.uops));
-                cells.push(Cell::new(if s.had_to_wait > 0.0 {
-                    fmt1(Some(s.had_to_wait))
-                } else {
-                    String::new()
-                }));
-                cells.push(Cell::new(if s.caused_to_wait > 0.0 {
-                    fmt1(Some(s.caused_to_wait))
-                } else {
-                    String::new()
-                }));
-                for &i in &shown {
-                    cells.push(Cell::new(fmt1(s.ports.get(i).copied().flatten())));
-                    if table.divider_port == Some(i) {
-                        cells.push(Cell::new(fmt1(s.divider)));
-                    }
-                }
-            }
-            (None, supported) => {
-                if !supported {
-                    any_unsupported = true;
-                }
-                let mark = Cell::new(if supported { "" } else { "X" });
-                cells.push(if opts.color && !supported {
-                    mark.fg(Color::Red).add_attribute(Attribute::Bold)
-                } else {
-                    mark
-                });
-                cells.push(Cell::new(""));
-                cells.push(Cell::new(""));
-                for &i in &shown {
-                    cells.push(Cell::new(""));
-                    if table.divider_port == Some(i) {
-                        cells.push(Cell::new(""));
-                    }
-                }
-            }
-        }
-        if opts.iform {
-            cells.push(Cell::new(row.iform.as_deref().unwrap_or("-")));
-            cells.push(Cell::new(row.uops_info.as_deref().unwrap_or("-")));
-        }
-        if with_source {
-            cells.push(Cell::new(
-                row.source_line
-                    .map(|l| short_source(row.source_file.as_deref(), l))
-                    .unwrap_or_default(),
-            ));
-        }
-        let mut text = Cell::new(&row.text).set_alignment(CellAlignment::Left);
-        if opts.color && !row.supported {
-            text = text.fg(Color::Red);
-        }
-        cells.push(text);
-        t.add_row(cells);
-    }
-    let last = t.column_count().saturating_sub(1);
-    fit(&mut t, opts.width, last);
-    writeln!(out, "{t}")?;
-    writeln!(out, "Total number of Uops: {}", table.total_uops)?;
-    if any_unsupported {
-        writeln!(
-            out,
-            "X - instruction not supported, was not accounted in the analysis"
-        )?;
-    }
-    Ok(())
-}
-
-/// Port columns to print: all of them as SUACA does, except on machines with many ports
-/// (Zen: 18), where ports no line used are left out so the table stays readable.
-fn shown_ports(table: &ReportTable) -> Vec<usize> {
-    const MANY_PORTS: usize = 10;
-    let all = 0..table.ports.len();
-    if table.ports.len() <= MANY_PORTS {
-        return all.collect();
-    }
-    all.filter(|&i| {
-        table.divider_port == Some(i)
-            || table
-                .rows
-                .iter()
-                .filter_map(|r| r.stats.as_ref())
-                .any(|s| s.ports.get(i).copied().flatten().is_some())
-    })
-    .collect()
 }
 
 fn render_detail(

@@ -23,7 +23,7 @@
 
 use std::io::{self, Write};
 
-use super::views::{Timeline, TimelineEntry};
+use super::views::{Timeline, TimelineEntry, MAX_TIMELINE_INSTANCES};
 
 /// The legend printed under the title.
 pub const LEGEND: &str =
@@ -55,6 +55,12 @@ pub fn render(t: &Timeline, width: Option<u16>, out: &mut dyn Write) -> io::Resu
         "Timeline: the first {} iteration(s), {} cycles",
         t.iterations, t.cycles
     )?;
+    if let Some(asked) = t.capped_from {
+        writeln!(
+            out,
+            "(of {asked} asked: a timeline keeps at most {MAX_TIMELINE_INSTANCES} instruction instances)"
+        )?;
+    }
     writeln!(out, "{LEGEND}")?;
     let text_width = t
         .entries
@@ -154,6 +160,7 @@ mod tests {
             iterations: 1,
             cycles: 130,
             entries: vec![entry(0, 100, 120, 99)],
+            capped_from: None,
         };
         let mut out = Vec::new();
         render(&t, Some(100), &mut out).unwrap();

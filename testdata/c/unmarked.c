@@ -1,4 +1,4 @@
-/* Loops without markers for tests/unmarked_loops.rs (built by testdata/build.sh). */
+/* Loops without markers for tests/cli/unmarked_loops.rs (built by testdata/build.sh). */
 long sum3(const long *a, long n)
 {
     long s = 0;

@@ -117,3 +117,10 @@ pub fn reference_value(
         _ => unreachable!("unknown reference kind {what}"),
     })
 }
+
+/// One timed run at a time in a test binary: the timing tests pin to the same CPU, and a
+/// second run beside them would be measured too.
+pub fn timing_lock() -> std::sync::MutexGuard<'static, ()> {
+    static TIMING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    TIMING.lock().unwrap_or_else(|e| e.into_inner())
+}

@@ -4,4 +4,6 @@ mod lines;
 mod timeline;
 
 pub use lines::{DepDelay, LineDetail, LineRow, LineStats, PortDelay};
-pub use timeline::{Timeline, TimelineEntry, TimelineView, DEFAULT_TIMELINE_ITERATIONS};
+pub use timeline::{
+    Timeline, TimelineEntry, TimelineView, DEFAULT_TIMELINE_ITERATIONS, MAX_TIMELINE_INSTANCES,
+};

@@ -17,6 +17,11 @@ use crate::sim::{InstRef, Observer, SimProgram};
 /// Default number of iterations shown by `--timeline`.
 pub const DEFAULT_TIMELINE_ITERATIONS: u32 = 3;
 
+/// Instruction instances a timeline keeps at most (llvm-mca shows 10 iterations by default): `--timeline=1000000`
+/// on a 16-instruction loop would otherwise take gigabytes, and no reader follows a text
+/// timeline that long.
+pub const MAX_TIMELINE_INSTANCES: usize = 5_000;
+
 /// One instruction instance of the timeline. Cycles are 0-based simulation cycles.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct TimelineEntry {
@@ -53,20 +58,30 @@ pub struct Timeline {
     pub cycles: u64,
     /// Instances in program order, iteration by iteration.
     pub entries: Vec<TimelineEntry>,
+    /// The iterations asked for, when more than [`MAX_TIMELINE_INSTANCES`] allowed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capped_from: Option<u32>,
 }
 
 /// Collects the timeline of the first `iterations` iterations of a run.
 #[derive(Debug)]
 pub struct TimelineView {
     iterations: u32,
+    capped_from: Option<u32>,
     per_iteration: usize,
     entries: Vec<TimelineEntry>,
 }
 
 impl TimelineView {
-    /// A view of the first `iterations` iterations of `program`.
-    pub fn new(program: &SimProgram, iterations: u32) -> Self {
+    /// A view of the first `iterations` iterations of `program`, fewer when that would keep
+    /// more than [`MAX_TIMELINE_INSTANCES`] instances (at least one iteration).
+    pub fn new(program: &SimProgram, asked: u32) -> Self {
         let per_iteration = program.instrs.len();
+        let fits = u32::try_from(MAX_TIMELINE_INSTANCES / per_iteration.max(1))
+            .unwrap_or(u32::MAX)
+            .max(1);
+        let iterations = asked.min(fits);
+        let capped_from = (iterations < asked).then_some(asked);
         let mut entries = Vec::with_capacity(per_iteration * iterations as usize);
         for iteration in 0..iterations {
             for ins in &program.instrs {
@@ -79,6 +94,7 @@ impl TimelineView {
         }
         TimelineView {
             iterations,
+            capped_from,
             per_iteration,
             entries,
         }
@@ -117,6 +133,7 @@ impl TimelineView {
             iterations,
             cycles,
             entries,
+            capped_from: self.capped_from,
         }
     }
 }
@@ -145,5 +162,36 @@ impl Observer for TimelineView {
         if let Some(e) = self.entry(inst) {
             e.completed = Some(cycle);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{SimInstr, SimProgram};
+
+    #[test]
+    fn a_timeline_keeps_at_most_the_cap_and_at_least_one_iteration() {
+        let instr = |line| SimInstr {
+            slots: None,
+            line,
+            uops: Vec::new(),
+            latency: 1,
+            div_cycles: 0,
+            inputs: Vec::new(),
+        };
+        let program = |n: usize| SimProgram {
+            frontend: None,
+            instrs: (0..n as u32).map(instr).collect(),
+        };
+        let v = TimelineView::new(&program(16), 1_000_000);
+        assert_eq!(v.iterations, (MAX_TIMELINE_INSTANCES / 16) as u32);
+        assert_eq!(v.capped_from, Some(1_000_000));
+        assert!(v.entries.len() <= MAX_TIMELINE_INSTANCES);
+        let v = TimelineView::new(&program(16), 3);
+        assert_eq!((v.iterations, v.capped_from), (3, None));
+        // A region larger than the cap still shows its first iteration.
+        let v = TimelineView::new(&program(MAX_TIMELINE_INSTANCES + 1), 5);
+        assert_eq!((v.iterations, v.capped_from), (1, Some(5)));
     }
 }

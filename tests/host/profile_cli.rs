@@ -1,0 +1,356 @@
+//! `suaca profile` end to end (issue #6 items 1 and 5): a region whose cycles are known on
+//! any x86-64 core is measured as such, faulting blocks are reported with signal and line,
+//! bad arguments are one-line errors, and `--batch` keeps going past bad blocks.
+//!
+//! Timing: the values checked (a 1-cycle add chain, a 4-cycle imul+add chain) hold on every
+//! x86-64 core, and the protocol keeps the minimum of many runs; the tolerance is ±10%. A
+//! calibration refused three times over fails the test: that is a broken clock, not noise.
+//! Loops (issue #14): `testdata/asm/loops.s` holds loops whose cycles per iteration a
+//! dependency chain fixes on any x86-64 core (±10%); the gcc `a[i]++` loop's figure is this
+//! host's (Zen 4: a C program timing gcc -O2's loop read 1.19), checked only where the
+//! detected arch has an expectation, with a note elsewhere.
+//! Fixtures: `testdata/asm/{profile,faults,loops}.s` (built into `testdata/obj/elf/`).
+#![forbid(unsafe_code)]
+
+use crate::common::{suaca, testdata};
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Runs `suaca profile ARGS`, retrying when the host refused the time base calibration;
+/// fails the test when it never accepted one.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+fn profile(args: &[&str]) -> std::process::Output {
+    let _one = crate::common::timing_lock();
+    let home = tempfile::tempdir().unwrap();
+    let mut all = vec!["profile"];
+    all.extend_from_slice(args);
+    let mut last = String::new();
+    for _ in 0..3 {
+        let out = suaca(&all, home.path());
+        last = text(&out.stderr);
+        if !last.contains("refusing to measure") {
+            return out;
+        }
+    }
+    // Refused three times over: the clock is broken, not noisy. (A control slot once
+    // overwrote the clock mask, every timestamp read near zero, and skipping hid it.)
+    panic!("the calibration was refused three times: {last}");
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn add_chain_measures_one_cycle_and_imul_add_four() {
+    let obj = testdata("obj/elf/profile.o");
+    let out = profile(&[obj.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let regions = v["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), 2);
+    for (r, expected) in regions.iter().zip([1.0, 4.0]) {
+        let m = r["measured_cycles_per_iteration"].as_f64().unwrap();
+        assert!(
+            (m - expected).abs() <= 0.1 * expected,
+            "region {}: measured {m}, expected {expected}",
+            r["region"]
+        );
+        assert_eq!(r["copies"], serde_json::json!([100, 200]));
+        assert_eq!(r["per_process"].as_array().unwrap().len(), 3);
+        // Where suaca has data for the host (ZEN4 here, embedded), the prediction is beside.
+        if v["arch"] == "ZEN4" {
+            let p = r["predicted_cycles_per_iteration"].as_f64().unwrap();
+            assert!((p - expected).abs() < 0.01, "prediction {p}");
+            assert!(r["difference_percent"].as_f64().unwrap().abs() <= 10.0);
+        }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn text_output_puts_the_prediction_beside_the_measurement() {
+    let out = profile(&["--hex", "4801c8", "--region", "0"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("| Region | Instructions | Copies"), "{s}");
+    let row = s.lines().find(|l| l.starts_with("| 0 ")).unwrap();
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(cells[2], "1");
+    assert_eq!(cells[3], "100/200");
+    let m: f64 = cells[4].parse().unwrap();
+    assert!((m - 1.0).abs() <= 0.1, "{row}");
+    assert!(s.contains("(cycles(b copies) - cycles(a copies)) / (b - a)"));
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn faults_name_signal_and_instruction() {
+    let obj = testdata("obj/elf/faults.o");
+    let cases = [
+        (
+            "0",
+            "region 0: the block faulted with SIGSEGV (address 0x10) at line 1: mov rbx, qword ptr [rax]",
+        ),
+        ("1", "region 1: the block faulted with SIGILL at line 1: ud2"),
+        ("2", "region 2: the block faulted with SIGFPE at line 2: div rcx"),
+        (
+            "3",
+            "region 3: cannot be profiled: cannot find the loop counter of the back branch at \
+             line 1 (jnz 0x4c): line 0 (add rax, rcx) does not add a constant to a register; \
+             give the counter with --counter REG",
+        ),
+        (
+            "4",
+            "region 4: cannot be profiled: a call out of the region cannot be profiled at line 0",
+        ),
+        (
+            "5",
+            "region 5: cannot be profiled: the addresses of rax at line 0 (mov rcx, qword ptr \
+             [rax]) move 1048576 bytes per iteration",
+        ),
+    ];
+    for (region, expected) in cases {
+        let out = profile(&[obj.to_str().unwrap(), "--region", region]);
+        assert_eq!(out.status.code(), Some(2), "region {region}");
+        // On a host without an arch of its own (Zen 5, a new Intel core) a warning that there
+        // is no prediction comes first; the error itself is one line.
+        let all = text(&out.stderr);
+        let lines: Vec<&str> = all
+            .lines()
+            .filter(|l| !l.starts_with("suaca: warning: the host CPU is not a known arch"))
+            .collect();
+        assert_eq!(lines.len(), 1, "one line: {all}");
+        let err = lines[0];
+        assert!(err.starts_with("suaca: error: "), "{err}");
+        assert!(err.contains(expected), "region {region}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    // All regions: the first fault ends the run.
+    let out = profile(&[obj.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("region 0: the block faulted with SIGSEGV"));
+    // JSON mode: the error is a JSON object.
+    let out = profile(&["--hex", "4801c8cc", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let e: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    let msg = e["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("SIGTRAP at line 1: int3"), "{msg}");
+}
+
+/// Runs `suaca profile ARGS` (with `--json`) up to three times, until `check` accepts the
+/// report: a busy KVM neighbour can slow one run past the tolerance (seen once in a full test
+/// run on Zen 4); fails with the last reason.
+fn profile_json_until(
+    args: &[&str],
+    check: impl Fn(&serde_json::Value) -> Result<(), String>,
+) -> serde_json::Value {
+    let mut last = String::new();
+    for _ in 0..3 {
+        let out = profile(args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        match check(&v) {
+            Ok(()) => return v,
+            Err(why) => last = why,
+        }
+    }
+    panic!("{last}");
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn loops_run_as_themselves_and_measure_their_chains() {
+    let obj = testdata("obj/elf/loops.o");
+    let expected = [
+        (1.0, "rdx", "rdx = 800 (N) / 1600 (2N), step -1"),
+        (3.0, "rdx", "rdx = 800 (N) / 1600 (2N), step -1"),
+        (
+            3.0,
+            "rax",
+            "rsi = rax + 6400 (N) / rax + 12800 (2N), step +8",
+        ),
+        (3.0, "rax", "rax = -800 (N) / -1600 (2N), step +1"),
+        (1.0, "rcx", "rcx = 200 (N) / -600 (2N), step +1"),
+    ];
+    let v = profile_json_until(&[obj.to_str().unwrap(), "--json"], |v| {
+        for (r, (cycles, _, _)) in v["regions"].as_array().unwrap().iter().zip(expected) {
+            let m = r["measured_cycles_per_iteration"].as_f64().unwrap_or(0.0);
+            if (m - cycles).abs() > 0.1 * cycles {
+                return Err(format!(
+                    "region {}: measured {m}, expected {cycles}",
+                    r["region"]
+                ));
+            }
+        }
+        Ok(())
+    });
+    let regions = v["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), expected.len());
+    for (r, (_, counter, setup)) in regions.iter().zip(expected) {
+        assert_eq!(r["mode"], "loop");
+        assert_eq!(r["copies"], serde_json::json!([800, 1600]));
+        assert_eq!(r["loop_counter"], counter);
+        let s = r["loop_setup"].as_str().unwrap();
+        assert!(s.contains(setup), "region {}: {s}", r["region"]);
+    }
+    // The text output says how the loop ran.
+    let out = profile(&["--hex", "4801c848ffca75f8"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(s.contains("| 800/1600 iterations |"), "{s}");
+    assert!(
+        s.contains("Region 0: a loop, run as itself with its back branch (line 2) for N = 800"),
+        "{s}"
+    );
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn the_counter_option_names_the_register_or_fails() {
+    // add rax, rcx; dec rdx; jnz
+    let out = profile(&["--hex", "4801c848ffca75f8", "--counter", "rdx", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["regions"][0]["loop_counter"], "rdx");
+    for (counter, hex, expected) in [
+        (
+            "rbx",
+            "4801c848ffca75f8",
+            "--counter rbx: the back branch at line 2 (jnz 0x0) tests line 1 (dec rdx)",
+        ),
+        (
+            "xyz",
+            "4801c848ffca75f8",
+            "--counter xyz: not a general-purpose register",
+        ),
+        ("rcx", "4801c8", "--counter is for loops"),
+    ] {
+        let out = profile(&["--hex", hex, "--counter", counter]);
+        assert_eq!(out.status.code(), Some(2), "{counter}");
+        let err = text(&out.stderr);
+        assert!(err.contains(expected), "{err}");
+    }
+}
+
+/// This host's figure for gcc -O2's `a[i]++` loop, where one is known.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn gcc_increment_loop_matches_the_hosts_figure() {
+    // Zen 4 (KVM): a C program timing the same loop gcc -O2 emits read 1.19 cycles/iteration.
+    let expectations = [("ZEN4", 1.19)];
+    let host = suaca::uarch::host::detect();
+    let Some(&(_, expected)) = expectations.iter().find(|e| Some(e.0) == host) else {
+        eprintln!("note: no a[i]++ figure for this host ({host:?}); skipping");
+        return;
+    };
+    // 1: add dword [rdi], 1; add rdi, 4; cmp rdi, rax; jne 1b
+    profile_json_until(&["--hex", "8307014883c7044839c775f4", "--json"], |v| {
+        let m = v["regions"][0]["measured_cycles_per_iteration"]
+            .as_f64()
+            .unwrap_or(0.0);
+        if (m - expected).abs() <= 0.1 * expected {
+            Ok(())
+        } else {
+            Err(format!("measured {m}, expected {expected}"))
+        }
+    });
+}
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn batch_measures_in_order_and_reports_bad_blocks_as_rows() {
+    let home = tempfile::tempdir().unwrap();
+    let input = home.path().join("blocks.txt");
+    // ok, SIGILL, not hex, refused (branch), ok (4-cycle chain), a loop without a counter
+    // (refused), a loop (1-cycle chain)
+    std::fs::write(
+        &input,
+        "4801c8\n0f0b\nzz\n4801c87500\n480fafd64883c201\n4801c875fb\n4801c848ffca75f8\n",
+    )
+    .unwrap();
+    let output = home.path().join("out.csv");
+    let out = profile(&[
+        "--batch",
+        input.to_str().unwrap(),
+        "-o",
+        output.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("profiled 7 block(s)") && err.contains("faulted: SIGILL 1"),
+        "{err}"
+    );
+    let mut r = csv::Reader::from_path(&output).unwrap();
+    let h = r.headers().unwrap().clone();
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    let status: Vec<&str> = rows.iter().map(|r| &r[col("status")]).collect();
+    assert_eq!(
+        status,
+        [
+            "ok",
+            "fault",
+            "invalid",
+            "unsupported",
+            "ok",
+            "unsupported",
+            "ok"
+        ]
+    );
+    let lines: Vec<&str> = rows.iter().map(|r| &r[col("line")]).collect();
+    assert_eq!(lines, ["1", "2", "3", "4", "5", "6", "7"]);
+    assert!(rows[5][col("detail")].contains("--counter REG"));
+    let modes: Vec<&str> = rows.iter().map(|r| &r[col("mode")]).collect();
+    assert_eq!(modes, ["block", "", "", "", "block", "", "loop"]);
+    assert_eq!(&rows[6][col("copies")], "800/1600");
+    assert_eq!(&rows[6][col("loop_counter")], "rdx");
+    assert!(rows[6][col("loop_setup")].starts_with("rdx = 800 (N) / 1600 (2N)"));
+    assert_eq!(&rows[1][col("signal")], "SIGILL");
+    assert!(rows[1][col("detail")].contains("at line 0: ud2"));
+    assert_eq!(&rows[0][col("key")], suaca::profile::block_key("4801c8"));
+    for (i, expected) in [(0, 1.0), (4, 4.0), (6, 1.0)] {
+        let m: f64 = rows[i][col("measured_cycles_per_iteration")]
+            .parse()
+            .unwrap();
+        assert!((m - expected).abs() <= 0.1 * expected, "row {i}: {m}");
+    }
+}
+
+#[test]
+fn bad_arguments_are_one_line_errors() {
+    let home = tempfile::tempdir().unwrap();
+    let obj = testdata("obj/elf/profile.o");
+    let obj = obj.to_str().unwrap();
+    for (args, expected) in [
+        (
+            vec!["profile", obj, "--reps", "5"],
+            "--reps must be at least 21",
+        ),
+        (
+            vec!["profile", obj, "--processes", "0"],
+            "--processes must be from 1 to 99",
+        ),
+        (
+            vec!["profile", obj, "--region", "7"],
+            "--region 7 does not exist; the file has 2 region(s)",
+        ),
+        (vec!["profile", "--hex", "zz"], "invalid hex string"),
+        (vec!["profile", "no-such-file.o"], "no-such-file.o"),
+    ] {
+        let out = suaca(&args, home.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+    // clap: no input, or two inputs at once.
+    for args in [
+        vec!["profile"],
+        vec!["profile", "--hex", "00", "--batch", "x.txt"],
+        vec!["profile", "--batch", "x.txt", "--region", "0"],
+    ] {
+        let out = suaca(&args, home.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}

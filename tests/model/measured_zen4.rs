@@ -1,0 +1,366 @@
+//! The embedded ZEN4 data (`data/measured/ZEN4.xml.zst`, issue #5): every port group is one the
+//! ZEN4 description can simulate, integer instructions have integer ports, every µop of an
+//! instruction that executes has ports, and the analyzer shows integer port pressure from it.
+#![forbid(unsafe_code)]
+
+use crate::common::{program, reference_value, root, suaca, ZEN4_REFERENCE};
+
+use suaca::uopsxml::{read_file, ArchFilter, InstrRecord, MeasureValues};
+
+fn records() -> Vec<InstrRecord> {
+    read_file(
+        &root().join("data/measured/ZEN4.xml.zst"),
+        &ArchFilter::default(),
+    )
+    .expect("embedded data reads")
+}
+
+fn base(r: &InstrRecord) -> Option<&MeasureValues> {
+    r.archs
+        .iter()
+        .find(|a| a.name == "ZEN4")?
+        .measurement
+        .as_ref()
+        .map(|m| &m.base)
+}
+
+#[test]
+fn every_port_group_maps_to_zen4_ports() {
+    let zen4 = suaca::uarch::load("ZEN4").unwrap();
+    let recs = records();
+    assert!(recs.len() > 12_000, "{}", recs.len());
+    let (mut alu, mut agu, mut fp) = (0, 0, 0);
+    for r in &recs {
+        let Some(m) = r.archs[0].measurement.as_ref() else {
+            continue;
+        };
+        for v in [Some(&m.base), m.same_reg.as_ref(), m.indexed.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            for g in v.ports.iter().flat_map(|p| &p.groups) {
+                assert!(zen4.port_mask(g).is_some(), "{}: {g}", r.string);
+            }
+        }
+        let p = m
+            .base
+            .ports
+            .as_ref()
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        alu += usize::from(p.contains("ALU"));
+        agu += usize::from(p.contains("AGU"));
+        fp += usize::from(p.contains("FP"));
+    }
+    assert!(
+        alu > 1_000 && agu > 5_000 && fp > 10_000,
+        "{alu} {agu} {fp}"
+    );
+}
+
+#[test]
+fn variant_names_are_unique() {
+    let mut seen = std::collections::HashSet::new();
+    let dups: Vec<String> = records()
+        .into_iter()
+        .filter(|r| !seen.insert(r.string.clone()))
+        .map(|r| r.string)
+        .collect();
+    assert!(dups.is_empty(), "{} duplicates: {dups:?}", dups.len());
+}
+
+#[test]
+fn every_executed_uop_has_ports() {
+    let mut bad = Vec::new();
+    for r in records() {
+        let Some(m) = base(&r) else { continue };
+        let (Some(uops), Some(tp)) = (m.uops, m.tp_unrolled.or(m.tp_loop)) else {
+            continue;
+        };
+        // Slower than the dispatch limit (6 macro-ops per cycle): the instruction executes.
+        if tp <= 1.15 * uops as f64 / 6.0 {
+            continue;
+        }
+        let listed = m.ports.as_ref().map_or(0, |p| p.total_uops());
+        if listed < uops {
+            let ports = m.ports.as_ref().map(|p| p.to_string()).unwrap_or_default();
+            bad.push(format!(
+                "{}: {uops} µops, TP {tp:.2}, ports {ports}",
+                r.string
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} variants:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn integer_ports_fusion_and_provenance() {
+    let recs = records();
+    let get = |s: &str| {
+        let r = recs
+            .iter()
+            .find(|r| r.string == s)
+            .unwrap_or_else(|| panic!("{s}"));
+        (r.clone(), base(r).cloned().unwrap())
+    };
+    let ports = |m: &MeasureValues| m.ports.as_ref().map(|p| p.to_string()).unwrap_or_default();
+    assert_eq!(ports(&get("ADD_01 (R64, R64)").1), "1*ALU0123");
+    assert_eq!(ports(&get("IMUL (R64, R64)").1), "1*ALU1");
+    assert_eq!(ports(&get("SHL (R64, I8)").1), "1*ALU12");
+    assert_eq!(ports(&get("MOV (R64, M64)").1), "1*AGU012");
+    assert_eq!(ports(&get("ADD (R64, M64)").1), "1*AGU012+1*ALU0123");
+    assert_eq!(ports(&get("VADDPD (YMM, YMM, YMM)").1), "1*FP23");
+    let (cmp, m) = get("CMP_39 (R64, R64)");
+    let fus = m.macro_fusible.unwrap_or_default();
+    assert!(fus.iter().any(|j| j == "JZ (Rel8)"), "{fus:?}");
+    let attrs = &cmp.archs[0].attrs;
+    for k in ["ports_inferred", "uops_inferred", "macro_fusible_inferred"] {
+        assert_eq!(attrs.get(k).map(String::as_str), Some("1"), "{k}");
+    }
+    // Same-register form of a zero idiom: dispatch limit, no ports.
+    let (xor, _) = get("XOR_31 (R32, R32)");
+    let same = xor.archs[0].measurement.as_ref().unwrap().same_reg.clone();
+    let same = same.expect("zero idiom differs with the same register");
+    assert!(same.tp_unrolled.unwrap() < 0.2 && same.ports.is_none());
+}
+
+#[test]
+fn analyzer_shows_integer_port_pressure_from_the_embedded_data() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = suaca(
+        &["--arch", "ZEN4", "--width", "0", &program("msvc")],
+        home.path(),
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("| Line"))
+        .expect("table");
+    assert!(header.contains("ALU1"), "{text}");
+    let imul = text.lines().find(|l| l.contains("imul")).expect("imul row");
+    // imul on the multiplier, alone: 1.0 in the ALU1 column.
+    assert!(imul.contains("1.0"), "{imul}");
+}
+
+#[test]
+fn reference_values_hold_in_the_embedded_data() {
+    let recs = records();
+    for (name, what, want) in ZEN4_REFERENCE {
+        let got = reference_value(&recs, name, what);
+        assert!(
+            got.is_some_and(|g| (g - want).abs() <= 0.02),
+            "{name} {what}: want {want:.3}, got {got:?}"
+        );
+    }
+}
+
+#[test]
+fn an_immediate_zero_uses_the_measured_immediate_form() {
+    // `cmp byte ptr [rbx+0xa], 0`: uops.info names a zero immediate apart (`immzero`); the
+    // measured data has the non-zero form, which stands in for it.
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = suaca(&["--arch", "ZEN4", "--hex", "807b0a00"], home.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Block throughput: 0.3"), "{text}");
+}
+
+/// Zen 4 renames memory: a 32-bit store and the load back from the same `[rsp+0x30]` pass the
+/// value at once, as the embedded data's 1-cycle store round trip says; BHive measured this
+/// block at 1.00 cycles here. Its 16-bit twin is not renamed (6.3-cycle round trip).
+#[test]
+fn memory_renaming_follows_the_measured_round_trip() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let cycles = |hex: &str| -> f64 {
+        let out = suaca(&["--arch", "ZEN4", "--hex", hex], home.path());
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{text}");
+        text.lines()
+            .find_map(|l| l.strip_prefix("Block throughput: "))
+            .and_then(|v| v.trim_end_matches(" cycles").parse().ok())
+            .unwrap_or_else(|| panic!("{text}"))
+    };
+    // mov eax, [rsp+0x30]; sub eax, 1; mov [rsp+0x30], eax
+    let renamed = cycles("8b44243083e80189442430");
+    assert!((renamed - 1.0).abs() < 0.1, "{renamed}");
+    // mov ax, [rsp+0x30]; sub ax, 1; mov [rsp+0x30], ax
+    let forwarded = cycles("668b4424306683e8016689442430");
+    assert!(forwarded > 3.0, "{forwarded}");
+    // sub qword ptr [rbx+0x108], 1: the read-modify-write chain renamed, 1 cycle.
+    let rmw = cycles("4883ab0801000001");
+    assert!((rmw - 1.0).abs() < 0.1, "{rmw}");
+    // mov rcx, [rbx+0x108]; sub qword ptr [rcx], 1: rcx is loaded anew each iteration, so
+    // renaming cannot pair the accesses: plain forwarding (the arch's 6 cycles; BHive's
+    // block measured 6.1 here).
+    let reloaded = cycles("488b8b0801000048832901");
+    assert!((reloaded - 6.0).abs() < 0.1, "{reloaded}");
+}
+
+/// Block throughputs of every region of the assembly fixture `name` (ZEN4, embedded data),
+/// and the text; `None` (with a note) where GNU as, which reads assembly text, is missing.
+fn region_throughputs(name: &str) -> Option<(Vec<f64>, String)> {
+    if std::process::Command::new("as")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("note: GNU as is not installed; skipping the {name} check");
+        return None;
+    }
+    let home = tempfile::tempdir().expect("tempdir");
+    let file = root().join("testdata/asm").join(name);
+    let out = suaca(
+        &["--arch", "ZEN4", "-p", file.to_str().expect("utf-8")],
+        home.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tps = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("Block throughput: "))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    Some((tps, text))
+}
+
+/// The op cache reads at least one 64-byte window per iteration of a loop
+/// (`uop_cache_window_bytes`, measured with `suaca profile` on this fixture: 1.06 and 2.00
+/// cycles per iteration): the saxpy loop inside one line and across two.
+#[test]
+fn a_loop_across_two_op_cache_windows_takes_two_cycles() {
+    let Some((tps, text)) = region_throughputs("loop_window.s") else {
+        return;
+    };
+    assert_eq!(tps.len(), 2, "{text}");
+    assert!((tps[0] - 1.06).abs() < 0.1, "{tps:?}");
+    assert!((tps[1] - 2.0).abs() < 0.1, "{tps:?}");
+    assert_eq!(text.matches("Mode: loop").count(), 2, "{text}");
+}
+
+/// Stores to one array commit one per cycle in a loop, 32 bytes a cycle
+/// (testdata/asm/store_width.s, measured 2.00, 1.00, 2.00, 2.00): one 64-byte store per
+/// iteration takes two cycles, one 32-byte store a cycle, two stores two.
+#[test]
+fn stores_to_one_array_commit_one_per_cycle_in_a_loop() {
+    let Some((tps, text)) = region_throughputs("store_width.s") else {
+        return;
+    };
+    assert_eq!(tps.len(), 4, "{text}");
+    for (got, want) in tps.iter().zip([2.0, 1.0, 2.0, 2.0]) {
+        assert!((got - want).abs() < 0.1, "{tps:?}");
+    }
+}
+
+/// Branches (issue #14 item 2): every direct branch form has one macro-op on the branch
+/// pipes; a Jcc, measured not taken, runs two per cycle; JMP (always taken) about one.
+#[test]
+fn branches_have_uops_ports_and_throughput() {
+    let recs = records();
+    let get = |s: &str| {
+        let r = recs
+            .iter()
+            .find(|r| r.string == s)
+            .unwrap_or_else(|| panic!("{s} missing"));
+        base(r).cloned().unwrap()
+    };
+    let cc = [
+        "JB", "JBE", "JL", "JLE", "JNB", "JNBE", "JNL", "JNLE", "JNO", "JNP", "JNS", "JNZ", "JO",
+        "JP", "JS", "JZ",
+    ];
+    for c in cc {
+        for rel in ["Rel8", "Rel32"] {
+            let name = format!("{c} ({rel})");
+            let m = get(&name);
+            assert_eq!(m.uops, Some(1), "{name}");
+            let ports = m.ports.as_ref().map(|p| p.to_string());
+            assert_eq!(ports.as_deref(), Some("1*BR01"), "{name}");
+            let tp = m.tp_unrolled.unwrap();
+            assert!((tp - 0.5).abs() <= 0.05, "{name}: {tp}");
+        }
+    }
+    for name in ["JMP (Rel8)", "JMP (Rel32)", "JRCXZ (Rel8)", "LOOP (Rel8)"] {
+        let m = get(name);
+        assert_eq!(m.uops, Some(1), "{name}");
+        assert!(m.ports.is_some(), "{name}");
+    }
+    let jmp = get("JMP (Rel32)").tp_unrolled.unwrap();
+    assert!((0.9..1.5).contains(&jmp), "taken JMP: {jmp}");
+}
+
+/// A compiled loop's tail: `dec rcx; jnz` and `cmp rax, rcx; jnz` are matched, and each pair
+/// is one macro-op on the branch pipes.
+#[test]
+fn loop_tails_are_one_fused_macro_op() {
+    let home = tempfile::tempdir().expect("tempdir");
+    for hex in ["48ffc975fb", "4839c875fb"] {
+        let out = suaca(
+            &["--arch", "ZEN4", "--width", "0", "--hex", hex],
+            home.path(),
+        );
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{hex}: {text}");
+        assert!(!text.contains("no data"), "{hex}: {text}");
+        assert!(text.contains("1 fused µops / 6 per cycle"), "{hex}: {text}");
+        assert!(text.contains("macro-fused pairs: 0+1"), "{hex}: {text}");
+        assert!(text.contains("port usage: 1*{ALU0,BR1}"), "{hex}: {text}");
+    }
+}
+
+/// The full run's LFENCE (88 µops from the filler inference, which cannot pass a fence) is
+/// unusable data for its line only: the rest of the region is analysed.
+#[test]
+fn an_unusable_fence_leaves_the_region_analysed() {
+    let home = tempfile::tempdir().expect("tempdir");
+    // lfence; add rax, rbx
+    let out = suaca(&["--arch", "ZEN4", "--hex", "0faee84801d8"], home.path());
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("no data for `lfence`"), "{text}");
+    assert!(text.contains("Block throughput"), "{text}");
+}
+
+/// Forms compiled loops use (issue #14 item 2) have data in the analyzer.
+#[test]
+fn loop_forms_have_data() {
+    let home = tempfile::tempdir().expect("tempdir");
+    for (hex, asm) in [
+        ("f20f1004c7", "movsd xmm0, [rdi+rax*8]"),
+        ("f20f1107", "movsd [rdi], xmm0"),
+        ("f20f10c1", "movsd xmm0, xmm1"),
+        ("f30f1007", "movss xmm0, [rdi]"),
+        ("f30f11c1", "movss xmm1, xmm0 (0F 11)"),
+        ("0f180f", "prefetcht0 [rdi]"),
+        ("0f1817", "prefetcht1 [rdi]"),
+        ("0f181f", "prefetcht2 [rdi]"),
+        ("0f1807", "prefetchnta [rdi]"),
+        ("488707", "xchg [rdi], rax"),
+        ("0faef8", "sfence"),
+        ("4080c605", "add sil, 5"),
+        ("4180fc05", "cmp r12b, 5"),
+        ("41f6c528", "test r13b, 40"),
+        ("e2fe", "loop"),
+        ("ebfe", "jmp rel8"),
+    ] {
+        let out = suaca(&["--arch", "ZEN4", "--hex", hex], home.path());
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{asm}: {text}");
+        assert!(!text.contains("no data"), "{asm}: {text}");
+    }
+}
