@@ -8,7 +8,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use suaca::cli::{rewrite_suaca_flags, Cli, Command};
+use suaca::cli::{translate, Cli, Command};
 
 /// An error with the exit code it maps to.
 pub struct Failure {
@@ -37,9 +37,15 @@ impl Failure {
 }
 
 fn main() -> ExitCode {
-    let argv = rewrite_suaca_flags(std::env::args_os());
+    let translated = translate(std::env::args_os());
+    let argv = translated.argv;
     // In JSON mode errors are JSON too, even when the command line does not parse.
     let json = cmd::output::wants_json(&argv);
+    if !json {
+        for note in &translated.notes {
+            eprintln!("suaca: note: {note}");
+        }
+    }
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) if json && e.use_stderr() => {
@@ -60,7 +66,11 @@ fn main() -> ExitCode {
         Some(Command::Measure(args)) => cmd::measure::run(&args),
         Some(Command::Profile(args)) => cmd::profile::run(&args),
         Some(Command::Completions { shell }) => cmd::completions::run(shell),
-        None => cmd::analyze::run(&cli.analyze),
+        None => {
+            let mut args = cli.analyze;
+            args.dropped_options = translated.notes;
+            cmd::analyze::run(&args)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -46,9 +46,11 @@ pub struct LoadedModels {
 }
 
 impl LoadedModels {
-    /// The lookup key of an arch name as users write it (`skl`, ` SKL `).
+    /// The lookup key of an arch name as users write it (`skl`, ` SKL `, `skylake`): the
+    /// uops.info name of a described arch, else the name in capitals.
     pub fn key(arch: &str) -> String {
-        arch.trim().to_ascii_uppercase()
+        uarch::names::canonical(arch)
+            .map_or_else(|| arch.trim().to_ascii_uppercase(), str::to_string)
     }
 
     /// The model of `arch`, or why there is none.

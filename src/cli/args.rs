@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use super::arch_arg::ArchParser;
+
 /// The examples of `--help` (also the EXAMPLES section of the man page).
 pub const EXAMPLES: &str = "\
 Examples:
@@ -14,6 +16,9 @@ Examples:
   suaca --hex 4801d84801d8 --arch SKL  a BHive-style hex block
   suaca --list-regions a.out           the marked regions of a file, or its loops
   suaca --function memchr libc.so.6    no markers: each innermost loop of a function
+  suaca -arch SKL -o report.txt a.out  IACA's spelling; the report written to a file
+  suaca -mcpu=skylake -iterations=100 a.out
+                                       llvm-mca's spelling (LLVM CPU names work for --arch)
   suaca -cfg -dg a.out                 write controlflow.dot and dependency.dot
   suaca loop.s                         assembly text (GNU as; regions from markers or
                                        # LLVM-MCA-BEGIN/END comments, else its loops)
@@ -116,8 +121,10 @@ pub struct ProfileArgs {
     /// Profile only region N (0-based, in file order).
     #[arg(long, value_name = "N")]
     pub region: Option<usize>,
-    /// Arch of suaca's prediction (default: the host's).
-    #[arg(long, value_name = "ARCH")]
+    /// Arch of suaca's prediction, uops.info or LLVM name (default: the --setup arch, else
+    /// the host's when data exists, else the embedded data's).
+    #[arg(long, visible_alias = "mcpu", value_name = "ARCH", value_parser = ArchParser,
+          hide_possible_values = true)]
     pub arch: Option<String>,
     /// uops.info instructions.xml (plain or .zst) to use instead of the configured data.
     #[arg(long, value_name = "PATH")]
@@ -126,7 +133,8 @@ pub struct ProfileArgs {
     /// writes CSV, one row per block (faults and blocks that cannot run are rows too).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "raw", "hex", "region"])]
     pub batch: Option<PathBuf>,
-    /// Output CSV of --batch (`-` = stdout).
+    /// Output file: the CSV of --batch, else the table or JSON (`-` = stdout); written
+    /// atomically.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
     /// CPU to pin the runs to (default: the last allowed CPU).
@@ -185,8 +193,10 @@ fn select_input(
 /// `suaca batch …` (issue #6 item 2).
 #[derive(Debug, Clone, Args)]
 pub struct BatchArgs {
-    /// Arch of rows without an `arch` column (default: the --setup arch, else SKL).
-    #[arg(long, value_name = "ARCH")]
+    /// Arch of rows without an `arch` column, uops.info or LLVM name (default: the --setup
+    /// arch, else the host's when data exists, else the embedded data's).
+    #[arg(long, visible_alias = "mcpu", value_name = "ARCH", value_parser = ArchParser,
+          hide_possible_values = true)]
     pub arch: Option<String>,
     /// uops.info instructions.xml (plain or .zst) to use instead of the configured data.
     #[arg(long, value_name = "PATH")]
@@ -277,11 +287,16 @@ pub struct AnalyzeArgs {
     /// Only the region (marked, or found loop) that contains address A (hex, `0x` optional).
     #[arg(long, value_name = "A", value_parser = parse_address)]
     pub address: Option<u64>,
-    /// Microarchitecture (uops.info name: SNB, IVB, HSW, SKL, CFL, ICL, ZEN3, ...).
-    #[arg(long, value_name = "ARCH")]
+    /// Microarchitecture: uops.info name (SNB, SKL, CFL, ICL, ZEN4, ...) or LLVM CPU name
+    /// (sandybridge, skylake, icelake-client, znver4, ...), any case; `-arch` (IACA) and
+    /// `-mcpu` (llvm-mca) work too. Default: the --setup arch, else the host's when data
+    /// exists, else the embedded data's.
+    #[arg(long, visible_alias = "mcpu", value_name = "ARCH", value_parser = ArchParser,
+          hide_possible_values = true)]
     pub arch: Option<String>,
-    /// Number of iterations to simulate (1 = latency analysis of one iteration).
-    #[arg(long = "loop", value_name = "N")]
+    /// Number of iterations to simulate (1 = latency analysis of one iteration); llvm-mca's
+    /// `--iterations` is the same.
+    #[arg(long = "loop", visible_alias = "iterations", value_name = "N")]
     pub iterations: Option<u32>,
     /// What-if: perfect front end (`-pf`).
     #[arg(long = "perfect-frontend")]
@@ -347,6 +362,10 @@ pub struct AnalyzeArgs {
     /// Write the timeline as a self-contained HTML page to PATH.
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
+    /// Write the report to FILE instead of standard output (atomically: FILE is replaced
+    /// only by a complete report; `-` = standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Fit text tables to COLS columns (0: never wrap). Default: the terminal's width, or
     /// 100 when the output is not a terminal.
     #[arg(long, value_name = "COLS")]
@@ -354,6 +373,10 @@ pub struct AnalyzeArgs {
     /// GNU assembler used for assembly text.
     #[arg(long, value_name = "PATH", default_value = "as")]
     pub assembler: PathBuf,
+    /// Notes on options of other tools that were dropped (`habits::translate`), for the
+    /// JSON report's warnings; not a command-line option.
+    #[arg(skip)]
+    pub dropped_options: Vec<String>,
 }
 
 impl AnalyzeArgs {
@@ -381,34 +404,14 @@ fn parse_address(s: &str) -> Result<u64, String> {
     u64::from_str_radix(digits, 16).map_err(|_| format!("`{s}` is not a hex address"))
 }
 
-/// Rewrites SUACA's multi-letter single-dash flags (`-pf -ip -nd -cfg -dg`) to their long
-/// forms, since clap only knows single-letter short flags. Everything after `--` is left
-/// alone.
+/// Rewrites SUACA's, IACA's and llvm-mca's single-dash words (`-pf -ip -nd -cfg -dg`,
+/// `-arch`, `-mcpu`, `-iterations`) to their long forms, since clap only knows single-letter
+/// short flags, and drops llvm-mca options without a meaning here (`habits::translate` also
+/// returns a note for each). Everything after `--` is left alone.
 pub fn rewrite_suaca_flags<I: IntoIterator<Item = std::ffi::OsString>>(
     args: I,
 ) -> Vec<std::ffi::OsString> {
-    let mut out = Vec::new();
-    let mut passthrough = false;
-    for a in args {
-        if passthrough {
-            out.push(a);
-            continue;
-        }
-        let mapped = match a.to_str() {
-            Some("--") => {
-                passthrough = true;
-                None
-            }
-            Some("-pf") => Some("--perfect-frontend"),
-            Some("-ip") => Some("--infinite-ports"),
-            Some("-nd") => Some("--no-deps"),
-            Some("-cfg") => Some("--cfg"),
-            Some("-dg") => Some("--dg"),
-            _ => None,
-        };
-        out.push(mapped.map(Into::into).unwrap_or(a));
-    }
-    out
+    super::habits::translate(args).argv
 }
 
 #[cfg(test)]

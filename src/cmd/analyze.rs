@@ -3,14 +3,13 @@
 use std::path::Path;
 
 use suaca::analysis::{analyze_region, AnalysisError, AnalysisOptions, Machine};
-use suaca::cli::{AnalyzeArgs, Config};
+use suaca::cli::{AnalyzeArgs, Config, OutputFormat};
 use suaca::db::{InstrDb, InstrDesc};
 use suaca::ir::{Instr, Region};
 use suaca::loops::LoopSearch;
 use suaca::report::model::{Report, SCHEMA_VERSION};
 use suaca::report::views::DEFAULT_TIMELINE_ITERATIONS;
 use suaca::sim::{SimOptions, WhatIf};
-use suaca::uarch::MicroArch;
 use suaca::{cfg, dataset, deps, uarch};
 
 use super::{env, output, regions, source};
@@ -18,8 +17,6 @@ use crate::Failure;
 
 /// Iterations when neither `--loop` nor `--setup` say otherwise (the thesis' examples use 200).
 pub const DEFAULT_ITERATIONS: u32 = 200;
-/// Arch when neither `--arch`, `--setup` nor the host decide.
-pub const DEFAULT_ARCH: &str = "SKL";
 
 pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     let dirs = env::dirs()?;
@@ -30,11 +27,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     if args.print_default {
         match &config.arch {
             Some(a) => println!("Default architecture: {a}"),
-            None => println!(
-                "Default architecture: not set (the host's, {}, when data for it exists, else {})",
-                suaca::uarch::host::detect().unwrap_or("unknown"),
-                env::EMBEDDED.first().map_or(DEFAULT_ARCH, |(n, _)| n)
-            ),
+            None => {
+                let sources = env::sources(args.uops_xml.as_deref(), &dirs);
+                let chosen = env::choose_arch(None, &config, &sources, &dirs.cache)?;
+                let why = match chosen.origin {
+                    env::ArchOrigin::Host => "this CPU's, which has data",
+                    _ => "the embedded data's: this CPU's arch is unknown or has no data",
+                };
+                println!("Default architecture: not set; {} ({why})", chosen.name);
+            }
         }
         println!(
             "Default number of iterations: {}",
@@ -77,14 +78,22 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         .timeline
         .or(args.trace.is_some().then_some(DEFAULT_TIMELINE_ITERATIONS))
         .map(|n| n.min(iterations));
+    output::check_target(args, &loaded.input)?;
     let sources = env::sources(args.uops_xml.as_deref(), &dirs);
-    let (arch, data) = choose_arch(
-        args.arch.as_deref(),
-        config.arch.as_deref(),
-        &sources,
-        &dirs.cache,
-    )?;
+    let chosen = env::choose_arch(args.arch.as_deref(), &config, &sources, &dirs.cache)?;
+    if let Some(note) = chosen
+        .note()
+        .filter(|_| args.output_format() == OutputFormat::Text)
+    {
+        eprintln!("{note}");
+    }
+    let arch = uarch::load(&chosen.name).map_err(Failure::input)?;
+    let data = dataset::load_first(&sources, &arch.name, &dirs.cache).map_err(env::data_failure)?;
     let mut warnings = loaded.warnings.clone();
+    // Text mode printed these already (main.rs); JSON has no other place for them.
+    if args.output_format() == OutputFormat::Json {
+        warnings.extend(args.dropped_options.iter().cloned());
+    }
     warnings.extend(data.warnings.iter().map(ToString::to_string));
     let all_instrs: Vec<Instr> = decoded
         .iter()
@@ -179,30 +188,6 @@ fn setup_defaults(setup: &[String], dir: &Path) -> Result<(), Failure> {
         path.display()
     );
     Ok(())
-}
-
-/// The arch and its data: `--arch`, else `--setup`'s, else the host's when some data source
-/// has it, else the first embedded data set, else SKL.
-fn choose_arch(
-    flag: Option<&str>,
-    configured: Option<&str>,
-    sources: &[dataset::DataSource],
-    cache: &Path,
-) -> Result<(MicroArch, dataset::ArchData), Failure> {
-    let load = |name: &str| -> Result<(MicroArch, dataset::ArchData), Failure> {
-        let arch = uarch::load(name).map_err(Failure::input)?;
-        let data = dataset::load_first(sources, &arch.name, cache).map_err(Failure::input)?;
-        Ok((arch, data))
-    };
-    if let Some(name) = flag.or(configured) {
-        return load(name);
-    }
-    if let Some(host) = suaca::uarch::host::detect() {
-        if let Ok(found) = load(host) {
-            return Ok(found);
-        }
-    }
-    load(env::EMBEDDED.first().map_or(DEFAULT_ARCH, |(name, _)| name))
 }
 
 /// `-cfg`/`-dg`: DOT files, written atomically; with several regions, `name-N.dot`.

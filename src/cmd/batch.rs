@@ -11,7 +11,6 @@ use suaca::batch::{self, LoadedModels, PredictOptions};
 use suaca::cli::{BatchArgs, Config};
 use suaca::sim::SimOptions;
 
-use super::analyze::DEFAULT_ARCH;
 use super::env;
 use crate::Failure;
 
@@ -24,15 +23,21 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
     }
     let dirs = env::dirs()?;
     let config = Config::load(&dirs.config).map_err(Failure::input)?;
-    let default_arch = args
-        .arch
-        .clone()
-        .or(config.arch)
-        .unwrap_or_else(|| DEFAULT_ARCH.to_string());
+    let sources = env::sources(args.uops_xml.as_deref(), &dirs);
+    let chosen = env::choose_arch(args.arch.as_deref(), &config, &sources, &dirs.cache)?;
+    let default_arch = chosen.name.clone();
 
     let text = read_input(&args.input)?;
     let parsed = batch::parse_input(&text);
     let source = display(&args.input, "<stdin>");
+    // Only when some row takes the default: a CSV naming every row's arch needs none.
+    let defaulted = parsed
+        .rows
+        .iter()
+        .any(|r| r.problem.is_none() && r.arch.is_none());
+    if let Some(note) = chosen.note().filter(|_| defaulted) {
+        eprintln!("{note}");
+    }
     for r in parsed.malformed() {
         let why = r.problem.as_deref().unwrap_or_default();
         eprintln!("suaca: warning: {source}: line {}: {why}", r.line);
@@ -46,7 +51,6 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
             .filter(|r| r.problem.is_none())
             .filter_map(|r| r.arch.clone()),
     );
-    let sources = env::sources(args.uops_xml.as_deref(), &dirs);
     let models = batch::load_models(&archs, &sources, &dirs.cache);
     for w in &models.warnings {
         eprintln!("suaca: warning: {w}");
@@ -72,6 +76,12 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
         .map_err(|e| Failure::analysis(format!("cannot format the CSV: {e}")))?;
     write_output(&args.output, &out)?;
     let failed = results.iter().filter(|r| r.outcome.is_err()).count();
+    if failed > 0 && failed == results.len() {
+        // Nothing was predicted: a script must not take the file for results.
+        return Err(Failure::analysis(format!(
+            "none of the {failed} block(s) has a prediction (see the `error` column)"
+        )));
+    }
     if failed > 0 {
         eprintln!(
             "suaca: warning: {failed} of {} block(s) have no prediction (see the `error` column)",
@@ -124,7 +134,15 @@ fn warn_failed_archs(models: &LoadedModels, rows: &[batch::InputRow], default_ar
             .filter(|r| LoadedModels::key(r.arch.as_deref().unwrap_or(default_arch)) == *key)
             .count();
         if count > 0 {
-            eprintln!("suaca: warning: {why}; {count} row(s) of {key} are reported as errors");
+            // A described arch failed for want of data: say where to get it.
+            let hint = if suaca::uarch::names::canonical(key).is_some() {
+                format!("; {}", env::DATA_HINT)
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "suaca: warning: {why}; {count} row(s) of {key} are reported as errors{hint}"
+            );
         }
     }
 }

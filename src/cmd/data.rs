@@ -2,6 +2,7 @@
 
 use suaca::cli::DataCommand;
 use suaca::dataset;
+use suaca::uarch::names;
 
 use super::env;
 use crate::Failure;
@@ -25,16 +26,22 @@ pub fn run(action: DataCommand) -> Result<(), Failure> {
 fn list(dirs: &env::Dirs) -> Result<(), Failure> {
     let sources = env::sources(None, dirs);
     if sources.is_empty() {
-        println!("No instruction data. Import uops.info's instructions.xml with `suaca data import PATH`.");
+        println!("No instruction data.\n{}.", capitalized(env::DATA_HINT));
         return Ok(());
     }
     let mut t = comfy_table::Table::new();
     t.load_preset(comfy_table::presets::ASCII_MARKDOWN)
-        .set_header(vec!["Arch", "Instructions", "Source"]);
+        .set_header(vec!["Arch", "LLVM name", "Instructions", "Source"]);
     let mut seen = std::collections::BTreeSet::new();
+    // Archs with data but no description: `--arch` refuses them, so they are not offered.
+    let mut undescribed = std::collections::BTreeSet::new();
     for s in &sources {
         let archs = dataset::available_archs(s, &dirs.cache).map_err(Failure::input)?;
         for (arch, count) in archs {
+            let Some(named) = names::lookup(&arch) else {
+                undescribed.insert(arch);
+                continue;
+            };
             // First hit wins: later sources for the same arch are shadowed.
             let shadowed = !seen.insert(arch.clone());
             let source = if shadowed {
@@ -42,9 +49,23 @@ fn list(dirs: &env::Dirs) -> Result<(), Failure> {
             } else {
                 s.to_string()
             };
-            t.add_row(vec![arch, count.to_string(), source]);
+            t.add_row(vec![arch, named.llvm.join(", "), count.to_string(), source]);
         }
     }
     println!("{t}");
+    if !undescribed.is_empty() {
+        let list: Vec<String> = undescribed.into_iter().collect();
+        println!(
+            "Not usable with --arch (data, but no pipeline description in suaca): {}",
+            list.join(", ")
+        );
+    }
     Ok(())
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }

@@ -11,6 +11,11 @@ use suaca::dataset;
 use super::env::Dirs;
 use crate::Failure;
 
+/// What to do when this machine cannot download.
+const OFFLINE_HINT: &str = "without network access here, download \
+https://uops.info/instructions.xml on another machine, copy it over and run \
+`suaca data import instructions.xml` (or use it directly: --uops-xml FILE, SUACA_UOPS_XML=FILE)";
+
 /// Downloads `url` and imports it into the user data directory.
 pub fn fetch(url: &str, dirs: &Dirs) -> Result<(), Failure> {
     std::fs::create_dir_all(&dirs.data)
@@ -23,7 +28,7 @@ pub fn fetch(url: &str, dirs: &Dirs) -> Result<(), Failure> {
     let mut response = agent
         .get(url)
         .call()
-        .map_err(|e| Failure::input(format!("cannot download {url}: {e}")))?;
+        .map_err(|e| Failure::input(format!("cannot download {url}: {e}; {OFFLINE_HINT}")))?;
     let total = response
         .headers()
         .get("content-length")
@@ -53,9 +58,9 @@ pub fn fetch(url: &str, dirs: &Dirs) -> Result<(), Failure> {
     let mut body = response.body_mut().with_config().limit(u64::MAX).reader();
     let mut buf = vec![0u8; 1 << 16];
     loop {
-        let n = body
-            .read(&mut buf)
-            .map_err(|e| Failure::input(format!("download of {url} failed: {e}")))?;
+        let n = body.read(&mut buf).map_err(|e| {
+            Failure::input(format!("download of {url} failed: {e}; {OFFLINE_HINT}"))
+        })?;
         if n == 0 {
             break;
         }

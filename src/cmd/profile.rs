@@ -4,13 +4,14 @@
 //! A loop region is measured as a loop (`suaca::profile`); its row says so (`mode`, the
 //! iterations N/2N in `copies`, the counter and how it was set).
 //!
-//! Owns: input and region selection (as the analysis), the choice of the prediction's arch
-//! (--arch, else the host's), the table and JSON output, fault messages and exit codes.
+//! Owns: input and region selection (as the analysis), the prediction's arch (chosen as the
+//! analysis chooses it, `env::choose_arch`), the table and JSON output (stdout or `-o`),
+//! fault messages and exit codes.
 //! Must not touch: the measurement (`suaca::profile`), the prediction (`suaca::batch`).
 
 use serde::Serialize;
 use suaca::batch::{self, output::kind_name, LoadedModels, PredictOptions};
-use suaca::cli::ProfileArgs;
+use suaca::cli::{Config, ProfileArgs};
 use suaca::ir::{Instr, Region};
 use suaca::profile::{Measurement, ProfileError, ProfileOptions, Profiler};
 
@@ -37,8 +38,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
     let regions = select_region(loaded.regions.clone(), args.region, &name)?;
     let decoded = decode_all(&regions, &name)?;
     let host = suaca::uarch::host::detect();
-    let arch = args.arch.clone().or(host.map(str::to_string));
-    let models = load_model(args, arch.as_deref())?;
+    let (arch, models) = load_model(args)?;
 
     let mut profiler = Profiler::new(opts).map_err(Failure::analysis)?;
     let mut rows = Vec::new();
@@ -47,13 +47,13 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
             ProfileError::Harness(h) => Failure::analysis(format!("{name}: {h}")),
             other => Failure::input(format!("{name}: region {}: {other}", region.index)),
         })?;
-        let predicted = predict(&models, arch.as_deref(), instrs, &m);
+        let predicted = predict(&models, &arch, instrs, &m);
         rows.push(Row::new(region, m, predicted));
     }
     let out = Output {
         input: name,
         host_arch: host.map(str::to_string),
-        arch,
+        arch: Some(arch),
         cpu: profiler.cpu(),
         processes: opts.processes,
         reps: opts.reps,
@@ -67,18 +67,8 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
     } else {
         render_text(&out)
     };
-    emit(&text)
-}
-
-/// Writes to stdout; a closed pipe (`suaca profile … | head`) is not an error.
-fn emit(text: &str) -> Result<(), Failure> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Failure::analysis(format!("cannot write the output: {e}"))),
-    }
+    // stdout, or `-o FILE` written atomically (a closed pipe is not an error).
+    super::batch::write_output(&args.output, text.as_bytes())
 }
 
 /// The timing options, checked.
@@ -123,33 +113,35 @@ fn libc_cpu_count() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// The model of the prediction's arch; a missing one is a warning (the measurement stands
-/// on its own).
-fn load_model(args: &ProfileArgs, arch: Option<&str>) -> Result<LoadedModels, Failure> {
-    let Some(arch) = arch else {
-        eprintln!("suaca: warning: the host CPU is not a known arch: no prediction (use --arch)");
-        return Ok(LoadedModels::default());
-    };
+/// The prediction's arch (as the analysis chooses it) and its model; missing data is a
+/// warning (the measurement stands on its own).
+fn load_model(args: &ProfileArgs) -> Result<(String, LoadedModels), Failure> {
     let dirs = env::dirs()?;
+    let config = Config::load(&dirs.config).map_err(Failure::input)?;
     let sources = env::sources(args.uops_xml.as_deref(), &dirs);
-    let models = batch::load_models(&[arch], &sources, &dirs.cache);
+    let chosen = env::choose_arch(args.arch.as_deref(), &config, &sources, &dirs.cache)?;
+    if let Some(note) = chosen.note().filter(|_| !args.json) {
+        eprintln!("{note}");
+    }
+    let arch = chosen.name;
+    let models = batch::load_models(&[&arch], &sources, &dirs.cache);
     for w in &models.warnings {
         eprintln!("suaca: warning: {w}");
     }
-    if let Err(why) = models.get(arch) {
-        eprintln!("suaca: warning: no prediction: {why}");
+    if let Err(why) = models.get(&arch) {
+        eprintln!("suaca: warning: no prediction: {why}; {}", env::DATA_HINT);
     }
-    Ok(models)
+    Ok((arch, models))
 }
 
 /// suaca's prediction of the steady state the measurement reports, with as many copies.
 fn predict(
     models: &LoadedModels,
-    arch: Option<&str>,
+    arch: &str,
     instrs: &[Instr],
     m: &Measurement,
 ) -> Option<Result<batch::Prediction, String>> {
-    let model = models.get(arch?).ok()?;
+    let model = models.get(arch).ok()?;
     let opts = PredictOptions {
         copies: m.copies.0 as u32,
         ..PredictOptions::default()

@@ -668,6 +668,10 @@ pub fn load_first(
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(", "),
-        available: available.into_iter().collect(),
+        // Only archs `--arch` accepts are offered.
+        available: available
+            .into_iter()
+            .filter(|a| crate::uarch::names::canonical(a).is_some())
+            .collect(),
     })
 }

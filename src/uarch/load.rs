@@ -8,12 +8,18 @@ use super::model::{MicroArch, Role};
 #[derive(Debug, thiserror::Error)]
 pub enum UarchError {
     /// No embedded arch has that name.
-    #[error("unknown micro-architecture `{name}`; available: {}", available.join(", "))]
+    #[error("{}; accepted (uops.info name, then LLVM's): {}",
+        match known {
+            Some(title) => format!("arch `{name}` ({title}) has no pipeline description in suaca yet"),
+            None => format!("unknown arch `{name}`"),
+        },
+        super::names::accepted_list())]
     UnknownArch {
         /// The requested name.
         name: String,
-        /// The embedded names.
-        available: Vec<String>,
+        /// What the name means when it is a core suaca knows of but has not described
+        /// (`Zen 5`).
+        known: Option<&'static str>,
     },
     /// The TOML text does not parse or does not match the format.
     #[error("arch file `{name}`: {message}")]
@@ -69,7 +75,8 @@ pub fn embedded_toml(name: &str) -> Option<&'static str> {
 /// Looks up the raw TOML text of a base arch by its canonical name.
 type Lookup<'a> = &'a dyn Fn(&str) -> Option<&'static str>;
 
-/// Loads an embedded arch by uops.info name (case-insensitive: `skl`, `Zen+`). Parses the
+/// Loads an embedded arch by uops.info or LLVM name (case-insensitive: `skl`, `Zen+`,
+/// `skylake`; `names::ARCHS`). Parses the
 /// embedded TOML on every call; callers keep the result.
 pub fn load(name: &str) -> Result<MicroArch, UarchError> {
     let exact = canonical(name).ok_or_else(|| unknown(name))?;
@@ -93,16 +100,19 @@ pub fn from_toml_str(text: &str) -> Result<MicroArch, UarchError> {
 }
 
 fn canonical(name: &str) -> Option<&'static str> {
-    NAMES
-        .iter()
-        .copied()
-        .find(|n| n.eq_ignore_ascii_case(name.trim()))
+    super::names::canonical(name)
+}
+
+/// The uops.info name of an arch as a user typed it (`skylake` → `SKL`), or the error that
+/// lists the accepted names.
+pub fn canonical_name(name: &str) -> Result<&'static str, UarchError> {
+    canonical(name).ok_or_else(|| unknown(name))
 }
 
 fn unknown(name: &str) -> UarchError {
     UarchError::UnknownArch {
-        name: name.to_string(),
-        available: NAMES.iter().map(|s| s.to_string()).collect(),
+        name: name.trim().to_string(),
+        known: super::names::not_described(name).map(|a| a.title),
     }
 }
 
@@ -268,6 +278,18 @@ mod tests {
             "B" => Some("name = 'B'\nbase = 'A'\n"),
             _ => None,
         }
+    }
+
+    #[test]
+    fn the_name_table_covers_exactly_the_embedded_archs() {
+        let table: Vec<&str> = super::super::names::ARCHS.iter().map(|a| a.name).collect();
+        assert_eq!(table, NAMES);
+        let err = load("znver5").unwrap_err().to_string();
+        assert!(
+            err.contains("Zen 5") && err.contains("ZEN4 (znver4)"),
+            "{err}"
+        );
+        assert_eq!(load("skylake").map(|a| a.name).ok().as_deref(), Some("SKL"));
     }
 
     #[test]

@@ -16,9 +16,10 @@
 pub mod host;
 mod load;
 mod model;
+pub mod names;
 mod ports;
 
-pub use load::{embedded_toml, from_toml_str, load, names, UarchError};
+pub use load::{canonical_name, embedded_toml, from_toml_str, load, names, UarchError};
 pub use model::{
     FrontEnd, Fusion, Memory, MicroArch, MoveElimination, NotationRule, Port, Role, SchedulerQueue,
     Unlamination, Vendor,

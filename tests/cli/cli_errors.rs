@@ -103,10 +103,14 @@ fn iteration_counts() {
 
 #[test]
 fn unknown_arch_lists_the_known_ones() {
-    let (code, err) = analyze(&["--arch", "P4", &program("mov6")]);
-    assert_eq!(code, 2);
+    // Rejected while parsing the command line (clap's `error:` line), with both spellings.
+    let home = tempfile::tempdir().expect("tempdir");
+    let out = suaca(&["--arch", "P4", &program("mov6")], home.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty() && !err.contains("panicked"), "{err}");
     assert!(
-        err.contains("P4") && err.contains("SKL") && err.contains("ZEN4"),
+        err.contains("`P4`") && err.contains("SKL (skylake)") && err.contains("ZEN4 (znver4)"),
         "{err}"
     );
 }
@@ -117,6 +121,11 @@ fn arch_without_data_lists_the_available_ones() {
     assert_eq!(code, 2);
     assert!(
         err.contains("HSW") && err.contains("IVB") && err.contains("SNB"),
+        "{err}"
+    );
+    // ... and how to get data (issue #17 item 4).
+    assert!(
+        err.contains("suaca data fetch") && err.contains("suaca data import FILE"),
         "{err}"
     );
 }

@@ -7,6 +7,7 @@ mod common;
 mod asm_input;
 mod batch_cli;
 mod cli_errors;
+mod cli_habits;
 mod cli_setup;
 mod data_cmd;
 mod golden;
