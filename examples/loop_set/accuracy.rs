@@ -18,13 +18,29 @@ use crate::mca;
 use crate::predict::{self, Predictor};
 use crate::set::LoopRow;
 
+/// The tag of loops whose measurement could not keep the arrays in L1 (see
+/// `suaca::profile::placement::exceeds_l1`).
+pub const OVER_L1: &str = "arrays over L1 when measured";
+
+/// Whether `instrs` (a loop) is timed with its arrays partly outside L1 even at the
+/// profiler's fewest iterations.
+fn exceeds_l1(instrs: &[suaca::ir::Instr]) -> bool {
+    match suaca::profile::loop_shape::detect(instrs, None) {
+        Ok(Some(shape)) => suaca::profile::placement::exceeds_l1(instrs, &shape),
+        _ => false,
+    }
+}
+
 /// One measured loop with suaca's prediction, and its instructions (for llvm-mca).
 fn block(r: &LoopRow, measured: f64, predictor: &Predictor) -> (Block, Vec<suaca::ir::Instr>) {
     let instrs = suaca::input::parse_hex(&r.hex)
         .ok()
         .and_then(|b| suaca::decode::decode_bytes(&b, 0).ok())
         .unwrap_or_default();
-    let f = features::features(&instrs);
+    let mut f = features::features(&instrs);
+    if exceeds_l1(&instrs) {
+        f.tags.push(OVER_L1);
+    }
     let (suaca, suaca_error, bottleneck) = match predictor.predict(&r.hex) {
         Ok(p) => (Some(p.cycles), None, p.bottleneck),
         Err(e) => (None, Some(e), None),

@@ -233,6 +233,7 @@ pub fn build(
                                 store_ports.get(&line).copied(),
                                 &mut uops,
                             );
+                            details::ports::vector_load(i, cx.arch, &mut uops);
                             if let Some(extra) = details::ports::chunks(i, cx.arch, &uops) {
                                 wide.push((line as u32, extra));
                             }

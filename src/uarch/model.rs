@@ -45,6 +45,9 @@ pub enum Role {
     SimpleAddressingOnly,
     /// Store data.
     StoreData,
+    /// Vector load data: loads into vector registers take one of these as well as a load
+    /// port (Zen: two vector loads per cycle, three loads of other kinds).
+    VectorLoad,
     /// Any SIMD / floating-point execution.
     Vector,
     /// Floating-point multiply and FMA.
@@ -59,7 +62,7 @@ pub enum Role {
 
 impl Role {
     /// Every role, in declaration order.
-    pub const ALL: [Role; 15] = [
+    pub const ALL: [Role; 16] = [
         Role::Alu,
         Role::Mul,
         Role::Divider,
@@ -70,6 +73,7 @@ impl Role {
         Role::StoreAddress,
         Role::SimpleAddressingOnly,
         Role::StoreData,
+        Role::VectorLoad,
         Role::Vector,
         Role::FpMul,
         Role::FpAdd,
@@ -188,6 +192,8 @@ pub struct Memory {
     pub load_port_bytes: Option<u32>,
     /// Bytes the store-data path writes per cycle.
     pub store_data_bytes: Option<u32>,
+    /// Bytes a vector-load port (role `vector_load`) reads per cycle.
+    pub vector_load_bytes: Option<u32>,
     /// A load crossing a boundary of this many bytes is split.
     pub load_split_bytes: Option<u32>,
     /// Load slots a split load costs.

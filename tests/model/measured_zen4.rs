@@ -265,6 +265,20 @@ fn stores_to_one_array_commit_one_per_cycle_in_a_loop() {
     }
 }
 
+/// Two vector loads per cycle of 32 bytes each (testdata/asm/vector_loads.s, measured 2.27
+/// and 2.10): two 64-byte loads per iteration hold the two vector-load ports two cycles
+/// (4 chunks / 2 ports), four 32-byte loads too; the three AGUs alone would allow 1.33.
+#[test]
+fn vector_loads_take_two_32_byte_ports() {
+    let Some((tps, text)) = region_throughputs("vector_loads.s") else {
+        return;
+    };
+    assert_eq!(tps.len(), 2, "{text}");
+    for got in &tps {
+        assert!((got - 2.0).abs() < 0.1, "{tps:?}");
+    }
+}
+
 /// Branches (issue #14 item 2): every direct branch form has one macro-op on the branch
 /// pipes; a Jcc, measured not taken, runs two per cycle; JMP (always taken) about one.
 #[test]

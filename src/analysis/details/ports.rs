@@ -21,15 +21,53 @@ pub fn chunks(instr: &Instr, arch: &MicroArch, uops: &[PortMask]) -> Option<Vec<
 /// Adds the extra data-path cycles of `instr`'s wide loads and stores to its µops.
 pub fn widen(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
     let loads = arch.ports_with_role(Role::Load);
+    let vector_loads = arch.ports_with_role(Role::VectorLoad);
     let store_data = arch.ports_with_role(Role::StoreData);
+    let vector = is_vector(instr);
     for m in instr.mem.iter().filter(|m| !m.agen && m.size > 0) {
-        if m.read {
+        if m.read && vector && !vector_loads.is_empty() {
+            extra(uops, vector_loads, m.size, arch.memory.vector_load_bytes);
+        } else if m.read {
             extra(uops, loads, m.size, arch.memory.load_port_bytes);
         }
         if m.write {
             extra(uops, store_data, m.size, arch.memory.store_data_bytes);
         }
     }
+}
+
+/// Whether `instr` moves data to or from vector registers (its loads go to the vector unit).
+fn is_vector(instr: &Instr) -> bool {
+    instr
+        .accesses
+        .iter()
+        .filter_map(|a| a.reg)
+        .any(|r| r.is_vector_register())
+}
+
+/// Adds a µop on the vector-load ports for each memory read of a vector instruction, on
+/// arches that have such ports (Zen: two vector loads per cycle, of 32 bytes each; a 64-byte
+/// load takes both, `memory.vector_load_bytes`). Gathers are left alone: their element
+/// loads are in their own data.
+pub fn vector_load(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
+    let ports = arch.ports_with_role(Role::VectorLoad);
+    if ports.is_empty() || !is_vector(instr) || is_gather(instr) {
+        return;
+    }
+    let loads = instr
+        .mem
+        .iter()
+        .filter(|m| m.read && !m.agen && m.size > 0)
+        .count();
+    uops.extend(std::iter::repeat_n(ports, loads));
+}
+
+/// Gathers and scatters (a vector index register in the address).
+fn is_gather(instr: &Instr) -> bool {
+    instr
+        .mem
+        .iter()
+        .any(|m| m.index.is_some_and(|r| r.is_vector_register()))
 }
 
 /// Adds a µop on the store-data ports for each memory write whose data lists none. AMD's
@@ -128,6 +166,33 @@ fn extra(uops: &mut Vec<PortMask>, ports: PortMask, size: u32, width: Option<u32
 mod tests {
     use super::*;
     use crate::decode::decode_bytes;
+
+    #[test]
+    fn zen_vector_loads_take_a_vector_load_port_per_32_bytes() {
+        let zen4 = crate::uarch::load("ZEN4").expect("ZEN4");
+        let skl = crate::uarch::load("SKL").expect("SKL");
+        let lv = zen4.ports_with_role(Role::VectorLoad);
+        assert_eq!(lv.iter().count(), 2);
+        let with = |code: &[u8], arch: &MicroArch| {
+            let instrs = decode_bytes(code, 0).expect("decodes");
+            let mut uops = Vec::new();
+            vector_load(&instrs[0], arch, &mut uops);
+            let extra = chunks(&instrs[0], arch, &uops).unwrap_or_default();
+            (uops, extra)
+        };
+        // vmovups zmm0, [rsi]: one µop and one extra 32-byte chunk on LV0/LV1.
+        let (uops, extra) = with(&[0x62, 0xf1, 0x7c, 0x48, 0x10, 0x06], &zen4);
+        assert_eq!((uops, extra), (vec![lv], vec![lv]));
+        // vmovups ymm0, [rsi]: one µop, no chunk.
+        let (uops, extra) = with(&[0xc5, 0xfc, 0x10, 0x06], &zen4);
+        assert_eq!((uops, extra), (vec![lv], vec![]));
+        // mov rax, [rbx]: an integer load takes none.
+        assert_eq!(with(&[0x48, 0x8b, 0x03], &zen4).0, vec![]);
+        // vpgatherdd ymm0, [rax+ymm1*4], ymm2: a gather's loads are in its own data.
+        assert_eq!(with(&[0xc4, 0xe2, 0x6d, 0x90, 0x04, 0x88], &zen4).0, vec![]);
+        // Intel has no vector-load ports.
+        assert_eq!(with(&[0xc5, 0xfc, 0x10, 0x06], &skl).0, vec![]);
+    }
 
     #[test]
     fn zen_stores_take_a_store_data_port_intel_stores_keep_theirs() {
