@@ -24,6 +24,7 @@ pub mod deps;
 pub mod fsutil;
 pub mod input;
 pub mod ir;
+pub mod loops;
 pub mod measure;
 pub mod profile;
 pub mod report;

@@ -56,6 +56,11 @@ done
 # Another architecture: a valid AArch64 ELF object.
 "$MC" -filetype=obj -triple=aarch64-linux-gnu asm/aarch64.s -o errors/aarch64.o
 
+# C loops without markers (tests/cli/unmarked_loops.rs): gcc -O2 -g, as an object and as the
+# assembly text gcc writes; the source directory mapped to `.` so no absolute path remains.
+"$CC" -O2 -g -fdebug-prefix-map="$PWD"=. -c c/unmarked.c -o obj/elf/unmarked_g.o
+"$CC" -O2 -g -fdebug-prefix-map="$PWD"=. -S c/unmarked.c -o text/unmarked_g.s
+
 # Not an object file at all.
 printf 'this is a text file, not an object file\n' > errors/not_object.txt
 

@@ -27,6 +27,7 @@ pub fn build(
         .map(|(line, i)| GraphNode {
             line: line as u32,
             source_line: None,
+            source_file: None,
             address: i.address,
             text: i.text.clone(),
             block: cfg.block_of(line) as u32,

@@ -6,6 +6,7 @@
 
 pub mod budget;
 pub mod details;
+mod flow;
 mod graphs;
 mod paths;
 pub mod program;
@@ -269,6 +270,7 @@ fn run_path(
             TableRow {
                 line: line as u32,
                 source_line: None,
+                source_file: None,
                 address: instr.address,
                 text: instr.text.clone(),
                 supported: desc.is_some(),
@@ -414,6 +416,7 @@ pub fn analyze_region(
                 RegionMode::Unrolled
             },
             loop_branch: cfg.loop_branch().map(|l| l as u32),
+            found_loop: None,
         },
         runs: main.runs,
         table: main.table,
@@ -421,6 +424,12 @@ pub fn analyze_region(
         branches,
         bounds,
         warnings,
+        flow_warnings: flow::flow_warnings(
+            instrs,
+            region.address,
+            region.end_address(),
+            cfg.loop_branch().is_some(),
+        ),
         graphs,
         timeline: main.timeline.take(),
     })

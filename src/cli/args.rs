@@ -14,13 +14,14 @@ Examples:
   suaca --loop 1 --arch SNB loop.o     latency of one iteration (SUACA §2.2)
   suaca --detail 3 -b a.out            delay details of line 3 and the branch analysis
   suaca --hex 4801d84801d8 --arch SKL  a BHive-style hex block
-  suaca --list-regions a.out           the marked regions of a file
+  suaca --list-regions a.out           the marked regions of a file, or its loops
+  suaca --function memchr libc.so.6    no markers: each innermost loop of a function
   suaca -arch SKL -o report.txt a.out  IACA's spelling; the report written to a file
   suaca -mcpu=skylake -iterations=100 a.out
                                        llvm-mca's spelling (LLVM CPU names work for --arch)
   suaca -cfg -dg a.out                 write controlflow.dot and dependency.dot
   suaca loop.s                         assembly text (GNU as; regions from markers or
-                                       # LLVM-MCA-BEGIN/END comments, else the whole file)
+                                       # LLVM-MCA-BEGIN/END comments, else its loops)
   cc -O2 -S -o- f.c | suaca --json -   the compiler's assembly from stdin, as JSON
   suaca --timeline=2 a.out             cycle by cycle: the first 2 iterations
   suaca --trace trace.html a.out       the same timeline as a self-contained HTML page
@@ -261,8 +262,9 @@ pub enum OutputFormat {
 /// Options of the analysis (SUACA thesis §2.8, plus long forms).
 #[derive(Debug, Clone, Default, Args)]
 pub struct AnalyzeArgs {
-    /// Object file, executable or library with IACA markers, or assembly text (`.s`, `.S`,
-    /// `.asm`, or any text file that looks like assembly); `-` reads standard input.
+    /// Object file, executable or library, or assembly text (`.s`, `.S`, `.asm`, or any text
+    /// file that looks like assembly); `-` reads standard input. The regions are the code
+    /// between IACA markers; without markers, each innermost loop of each function.
     #[arg(value_name = "FILE", required_unless_present_any = ["raw", "hex", "print_default", "setup"])]
     pub file: Option<PathBuf>,
     /// Analyze the raw bytes of FILE (no markers needed).
@@ -274,9 +276,17 @@ pub struct AnalyzeArgs {
     /// Analyze only region N (0-based, in file order).
     #[arg(long, value_name = "N")]
     pub region: Option<usize>,
-    /// List the marked regions and exit.
+    /// List the regions (marked, or the loops found without markers) with function, offsets,
+    /// instruction count and source line, and exit.
     #[arg(long)]
     pub list_regions: bool,
+    /// Only the loops of function NAME (symbol table name, or a demangled C++/Rust name with
+    /// or without its parameters); with markers, the regions inside NAME.
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
+    /// Only the region (marked, or found loop) that contains address A (hex, `0x` optional).
+    #[arg(long, value_name = "A", value_parser = parse_address)]
+    pub address: Option<u64>,
     /// Microarchitecture: uops.info name (SNB, SKL, CFL, ICL, ZEN4, ...) or LLVM CPU name
     /// (sandybridge, skylake, icelake-client, znver4, ...), any case; `-arch` (IACA) and
     /// `-mcpu` (llvm-mca) work too. Default: the --setup arch, else the host's when data
@@ -383,6 +393,15 @@ impl AnalyzeArgs {
             self.format
         }
     }
+}
+
+/// A hex address, `0x` optional (`--address`).
+fn parse_address(s: &str) -> Result<u64, String> {
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    u64::from_str_radix(digits, 16).map_err(|_| format!("`{s}` is not a hex address"))
 }
 
 /// Rewrites SUACA's, IACA's and llvm-mca's single-dash words (`-pf -ip -nd -cfg -dg`,

@@ -6,12 +6,13 @@ use suaca::analysis::{analyze_region, AnalysisError, AnalysisOptions, Machine};
 use suaca::cli::{AnalyzeArgs, Config, OutputFormat};
 use suaca::db::{InstrDb, InstrDesc};
 use suaca::ir::{Instr, Region};
+use suaca::loops::LoopSearch;
 use suaca::report::model::{Report, SCHEMA_VERSION};
 use suaca::report::views::DEFAULT_TIMELINE_ITERATIONS;
 use suaca::sim::{SimOptions, WhatIf};
-use suaca::{cfg, dataset, decode, deps, uarch};
+use suaca::{cfg, dataset, deps, uarch};
 
-use super::{env, output, source};
+use super::{env, output, regions, source};
 use crate::Failure;
 
 /// Iterations when neither `--loop` nor `--setup` say otherwise (the thesis' examples use 200).
@@ -45,12 +46,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     let selection = args
         .input()
         .ok_or_else(|| Failure::input("no input: give a FILE, --raw FILE or --hex HEX"))?;
-    let loaded = source::load(&selection, &args.assembler)?;
+    let search = LoopSearch {
+        function: args.function.clone(),
+    };
+    let loaded = source::load(&selection, &args.assembler, &search)?;
     let name = loaded.input.name.clone();
-    let regions = select_region(loaded.regions.clone(), args.region, &name)?;
-    let decoded = decode_all(&regions, &name)?;
+    let regions = regions::select_regions(&loaded, args, &name)?;
+    let decoded = regions::decode_all(&regions, &name)?;
     if args.list_regions {
-        return list_regions(&decoded);
+        return regions::list_regions(&loaded, &decoded);
     }
 
     let iterations = args
@@ -159,8 +163,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
                 _ => Failure::analysis(message),
             }
         })?;
+        if let Some(found) = loaded.found_loop(region) {
+            regions::describe_found_loop(&mut r, found);
+        }
         let lines = loaded.source_lines(region, instrs);
-        r.set_source_lines(|l| lines.get(l as usize).copied().flatten());
+        r.set_source_lines(|l| lines.get(l as usize).cloned().flatten());
         report.regions.push(r);
     }
     output::write(&report, args)
@@ -192,66 +199,6 @@ fn setup_defaults(setup: &[String], dir: &Path) -> Result<(), Failure> {
         "Defaults set: architecture {arch}, {iterations} iterations ({})",
         path.display()
     );
-    Ok(())
-}
-
-pub fn select_region(
-    regions: Vec<Region>,
-    which: Option<usize>,
-    name: &str,
-) -> Result<Vec<Region>, Failure> {
-    match which {
-        None => Ok(regions),
-        Some(n) => {
-            let count = regions.len();
-            regions
-                .into_iter()
-                .find(|r| r.index == n)
-                .map(|r| vec![r])
-                .ok_or_else(|| {
-                    Failure::input(format!(
-                        "{name}: --region {n} does not exist; the file has {count} region(s), numbered from 0"
-                    ))
-                })
-        }
-    }
-}
-
-pub fn decode_all(regions: &[Region], name: &str) -> Result<Vec<(Region, Vec<Instr>)>, Failure> {
-    regions
-        .iter()
-        .map(|r| {
-            decode::decode_region(r)
-                .map(|instrs| (r.clone(), instrs))
-                .map_err(|e| {
-                    Failure::input(format!("{name}: region {} ({}): {e}", r.index, r.section))
-                })
-        })
-        .collect()
-}
-
-fn list_regions(decoded: &[(Region, Vec<Instr>)]) -> Result<(), Failure> {
-    let mut t = comfy_table::Table::new();
-    t.load_preset(comfy_table::presets::ASCII_MARKDOWN)
-        .set_header(vec![
-            "Region",
-            "Section",
-            "Start",
-            "End",
-            "Symbol",
-            "Instructions",
-        ]);
-    for (r, instrs) in decoded {
-        t.add_row(vec![
-            r.index.to_string(),
-            r.section.clone(),
-            format!("{:#x}", r.address),
-            format!("{:#x}", r.end_address()),
-            r.symbol.clone().unwrap_or_else(|| "-".into()),
-            instrs.len().to_string(),
-        ]);
-    }
-    println!("{t}");
     Ok(())
 }
 

@@ -11,4 +11,5 @@ pub mod measure;
 pub mod output;
 pub mod profile;
 pub mod profile_batch;
+pub mod regions;
 pub mod source;

@@ -15,7 +15,7 @@ use suaca::cli::{Config, ProfileArgs};
 use suaca::ir::{Instr, Region};
 use suaca::profile::{Measurement, ProfileError, ProfileOptions, Profiler};
 
-use super::analyze::{decode_all, select_region};
+use super::regions::{decode_all, select_region};
 use super::{env, source};
 use crate::Failure;
 
@@ -30,7 +30,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
     let selection = args
         .input()
         .ok_or_else(|| Failure::input("no input: give a FILE, --raw FILE or --hex HEX"))?;
-    let loaded = source::load(&selection, &args.assembler)?;
+    let loaded = source::load(&selection, &args.assembler, &Default::default())?;
     for w in &loaded.warnings {
         eprintln!("suaca: warning: {w}");
     }

@@ -15,6 +15,8 @@
 //! ```
 
 pub mod asm;
+mod code;
+pub mod debug_lines;
 mod error;
 mod hex;
 pub mod markers;
@@ -25,6 +27,7 @@ use std::path::Path;
 
 use crate::ir::Region;
 
+pub use self::code::{code_from_object, CodeBytes, Function, ObjectCode};
 pub use self::error::{HexProblem, InputError};
 pub use self::hex::{parse_hex, region_from_hex, HEX_SECTION};
 pub use self::object::{regions_from_object, Format, ObjectRegions};

@@ -55,22 +55,27 @@ pub struct ObjectRegions {
 }
 
 /// An executable section with content.
-struct CodeSection<'data> {
-    index: SectionIndex,
-    name: String,
-    address: u64,
-    bytes: &'data [u8],
+pub(super) struct CodeSection<'data> {
+    pub(super) index: SectionIndex,
+    pub(super) name: String,
+    pub(super) address: u64,
+    pub(super) bytes: &'data [u8],
 }
 
 /// A symbol that may name code.
-struct CodeSymbol {
-    section: SectionIndex,
-    address: u64,
-    size: u64,
-    name: String,
-    function: bool,
-    global: bool,
+pub(super) struct CodeSymbol {
+    pub(super) section: SectionIndex,
+    pub(super) address: u64,
+    pub(super) size: u64,
+    pub(super) name: String,
+    pub(super) function: bool,
+    pub(super) global: bool,
+    /// An ELF `STT_GNU_IFUNC`: the code is a resolver that returns the implementation.
+    pub(super) ifunc: bool,
 }
+
+/// ELF's `STT_GNU_IFUNC` symbol type.
+const STT_GNU_IFUNC: u8 = 10;
 
 /// Reads the marked regions of the object file `data`; `path` is only used in errors.
 pub fn regions_from_object(path: &Path, data: &[u8]) -> Result<ObjectRegions, InputError> {
@@ -119,7 +124,7 @@ pub fn regions_from_object(path: &Path, data: &[u8]) -> Result<ObjectRegions, In
 }
 
 /// The container format, or why the file is not one we read.
-fn detect(path: &Path, data: &[u8]) -> Result<Format, InputError> {
+pub(super) fn detect(path: &Path, data: &[u8]) -> Result<Format, InputError> {
     let unsupported = |kind| InputError::UnsupportedKind {
         path: path.to_owned(),
         kind,
@@ -141,7 +146,7 @@ fn detect(path: &Path, data: &[u8]) -> Result<Format, InputError> {
     }
 }
 
-fn check_architecture(path: &Path, arch: Architecture) -> Result<(), InputError> {
+pub(super) fn check_architecture(path: &Path, arch: Architecture) -> Result<(), InputError> {
     match arch {
         // x32 is the ILP32 ABI of x86-64: the instructions are 64-bit mode code.
         Architecture::X86_64 | Architecture::X86_64_X32 => Ok(()),
@@ -163,7 +168,7 @@ fn architecture_name(arch: Architecture) -> String {
 }
 
 /// Executable sections with content, in section table order.
-fn code_sections<'data>(
+pub(super) fn code_sections<'data>(
     path: &Path,
     file: &::object::File<'data>,
 ) -> Result<Vec<CodeSection<'data>>, InputError> {
@@ -224,7 +229,7 @@ fn section_name(section: &::object::Section<'_, '_>) -> String {
 
 /// Defined symbols that can name a place in code: the static and dynamic symbol tables, and
 /// for PE images (which rarely keep a COFF symbol table) the export table.
-fn code_symbols(
+pub(super) fn code_symbols(
     file: &::object::File<'_>,
     format: Format,
     code: &[CodeSection<'_>],
@@ -254,6 +259,10 @@ fn code_symbols(
                 name: name.to_owned(),
                 function: symbol.kind() == SymbolKind::Text,
                 global: symbol.is_global(),
+                ifunc: matches!(
+                    symbol.flags(),
+                    ::object::SymbolFlags::Elf { st_info, .. } if st_info.st_type().0 == STT_GNU_IFUNC
+                ),
             })
         })
         .collect();
@@ -282,6 +291,7 @@ fn code_symbols(
                 name: name.to_owned(),
                 function: true,
                 global: true,
+                ifunc: false,
             })
         }));
     }
@@ -330,7 +340,7 @@ fn marker_error(path: &Path, section: &str, err: MarkerError) -> InputError {
 
 /// `object`'s messages start with a capital ("Invalid ELF header"); ours are lower case.
 /// Acronyms ("ELF ...") are left alone.
-fn lower_first(message: &str) -> String {
+pub(super) fn lower_first(message: &str) -> String {
     let mut chars = message.chars();
     match (chars.next(), chars.next()) {
         (Some(first), Some(second)) if first.is_uppercase() && second.is_lowercase() => first
@@ -353,6 +363,7 @@ mod tests {
             name: name.to_owned(),
             function,
             global: true,
+            ifunc: false,
         }
     }
 

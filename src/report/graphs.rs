@@ -14,8 +14,10 @@ use serde::Serialize;
 pub struct GraphNode {
     /// Line in the region.
     pub line: u32,
-    /// Line in the assembly source, when the input was assembly text.
+    /// Line in `source_file` (or in the input, when that is `None`).
     pub source_line: Option<u32>,
+    /// The source file of `source_line`, when debug information names it.
+    pub source_file: Option<String>,
     /// Address.
     pub address: u64,
     /// Intel-syntax text.

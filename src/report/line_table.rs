@@ -14,6 +14,7 @@ use comfy_table::{Attribute, Cell, CellAlignment, Color, Table};
 use super::fit::{fit, fits_unwrapped};
 use super::model::Table as ReportTable;
 use super::text::{fmt1, with_words, TextOptions};
+use super::titles::short_source;
 
 /// One row's cells in three groups: the leading statistics, the ports, the trailing text.
 struct RowCells {
@@ -180,7 +181,9 @@ fn row_cells(
     }
     if with_source {
         tail.push(Cell::new(
-            row.source_line.map(|l| l.to_string()).unwrap_or_default(),
+            row.source_line
+                .map(|l| short_source(row.source_file.as_deref(), l))
+                .unwrap_or_default(),
         ));
     }
     let mut text = Cell::new(&row.text).set_alignment(CellAlignment::Left);

@@ -5,9 +5,11 @@ use serde::Serialize;
 
 use super::graphs::Graphs;
 use super::views::{LineDetail, LineRow, Timeline};
+pub use crate::input::debug_lines::SourceLoc;
 
-/// Version of the JSON wire format; bump on incompatible changes.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version of the JSON wire format; bump on incompatible changes. 2: `source_line` is the
+/// line of `source_file` (DWARF or `.loc`), no longer always a line of the input.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Block throughput of one simulation run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -33,8 +35,11 @@ pub struct RunSummary {
 pub struct TableRow {
     /// Line in the region (0-based).
     pub line: u32,
-    /// Line (1-based) in the assembly source, when the input was assembly text.
+    /// Line (1-based) in `source_file`, or in the input itself when `source_file` is
+    /// `None` (assembly text without `.loc`).
     pub source_line: Option<u32>,
+    /// The source file of `source_line` (DWARF line tables, `.loc` directives).
+    pub source_file: Option<String>,
     /// Address of the instruction.
     pub address: u64,
     /// Intel-syntax text.
@@ -132,6 +137,56 @@ pub struct RegionInfo {
     pub mode: RegionMode,
     /// The line of the loop's back branch in loop mode.
     pub loop_branch: Option<u32>,
+    /// The loop this region is, when it was found without markers.
+    pub found_loop: Option<FoundLoopInfo>,
+}
+
+/// A loop found in an unmarked input (see `crate::loops`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FoundLoopInfo {
+    /// The function, demangled (`None`: code without symbols).
+    pub function: Option<String>,
+    /// The function's first address.
+    pub function_address: u64,
+    /// The region's start as an offset from the function's start.
+    pub offset: u64,
+    /// The region's end as an offset from the function's start.
+    pub end_offset: u64,
+    /// Address of the loop header.
+    pub header: u64,
+    /// Basic blocks of the loop.
+    pub blocks: usize,
+    /// Instructions inside the region's range that are not part of the loop.
+    pub foreign_instructions: usize,
+    /// The function is an IFUNC resolver; the loop is in an implementation it returns,
+    /// which has no symbol (`function_address` is the implementation's).
+    pub ifunc_implementation: bool,
+}
+
+/// Control flow of a region that the simulation does not follow: it runs the region as a
+/// loop (or straight-line code), so these paths never happen in the numbers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FlowWarning {
+    /// A `ret` at `line`: the region holds the end of a function.
+    Return {
+        /// The line.
+        line: u32,
+    },
+    /// A branch at `line`, before the region's last instruction, leaves the region (to
+    /// `target`; `None` for an indirect jump).
+    BranchOut {
+        /// The line.
+        line: u32,
+        /// The target address.
+        target: Option<u64>,
+    },
+    /// A found loop of several basic blocks: simulated as one path in layout order.
+    MultiBlockLoop {
+        /// Basic blocks of the loop.
+        blocks: usize,
+        /// Instructions between them that are not part of the loop.
+        foreign_instructions: usize,
+    },
 }
 
 /// How a region is simulated.
@@ -164,6 +219,9 @@ pub struct RegionReport {
     /// Warnings about this region (unsupported instructions, ...); in JSON as messages.
     #[serde(serialize_with = "super::warning::serialize")]
     pub warnings: Vec<crate::analysis::Warning>,
+    /// Control flow the simulation does not follow (returns, branches out, loops of
+    /// several blocks).
+    pub flow_warnings: Vec<FlowWarning>,
     /// The control-flow and dependency graphs.
     pub graphs: Graphs,
     /// `--timeline`: the first iterations of the table's run, cycle by cycle.
@@ -171,8 +229,9 @@ pub struct RegionReport {
 }
 
 impl RegionReport {
-    /// Sets the source line of every row, node and timeline entry from `source_of(line)`.
-    pub fn set_source_lines(&mut self, source_of: impl Fn(u32) -> Option<u32>) {
+    /// Sets the source position of every row, node and timeline entry from
+    /// `source_of(line)`.
+    pub fn set_source_lines(&mut self, source_of: impl Fn(u32) -> Option<SourceLoc>) {
         let mut tables = vec![&mut self.table];
         if let Some(b) = &mut self.branches {
             tables.push(&mut b.left.table);
@@ -180,17 +239,70 @@ impl RegionReport {
         }
         for t in tables {
             for row in &mut t.rows {
-                row.source_line = source_of(row.line);
+                (row.source_file, row.source_line) = split(source_of(row.line));
             }
         }
         for n in &mut self.graphs.nodes {
-            n.source_line = source_of(n.line);
+            (n.source_file, n.source_line) = split(source_of(n.line));
         }
         if let Some(t) = &mut self.timeline {
             for e in &mut t.entries {
-                e.source_line = source_of(e.line);
+                (e.source_file, e.source_line) = split(source_of(e.line));
             }
         }
+    }
+}
+
+/// JSON: every field of every kind is written (`null` where the kind has none), like the
+/// rest of the report.
+impl Serialize for FlowWarning {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Flat {
+            kind: &'static str,
+            line: Option<u32>,
+            target: Option<u64>,
+            blocks: Option<usize>,
+            foreign_instructions: Option<usize>,
+        }
+        let none = Flat {
+            kind: "",
+            line: None,
+            target: None,
+            blocks: None,
+            foreign_instructions: None,
+        };
+        let flat = match *self {
+            FlowWarning::Return { line } => Flat {
+                kind: "return",
+                line: Some(line),
+                ..none
+            },
+            FlowWarning::BranchOut { line, target } => Flat {
+                kind: "branch_out",
+                line: Some(line),
+                target,
+                ..none
+            },
+            FlowWarning::MultiBlockLoop {
+                blocks,
+                foreign_instructions,
+            } => Flat {
+                kind: "multi_block_loop",
+                blocks: Some(blocks),
+                foreign_instructions: Some(foreign_instructions),
+                ..none
+            },
+        };
+        flat.serialize(serializer)
+    }
+}
+
+/// A source position as the JSON fields `source_file`, `source_line`.
+fn split(loc: Option<SourceLoc>) -> (Option<String>, Option<u32>) {
+    match loc {
+        Some(l) => (l.file, Some(l.line)),
+        None => (None, None),
     }
 }
 

@@ -7,6 +7,7 @@ use comfy_table::{presets::ASCII_MARKDOWN, Table};
 use super::fit::fit;
 use super::line_table::render_table;
 use super::model::{BranchSide, DetailReport, RegionMode, RegionReport, Report, RunSummary};
+use super::titles::{flow_warning, region_title};
 
 /// Rendering choices that are not part of the data.
 #[derive(Copy, Clone, Debug, Default)]
@@ -68,26 +69,14 @@ pub fn render(report: &Report, opts: &TextOptions, out: &mut dyn Write) -> io::R
         if n > 0 {
             writeln!(out)?;
         }
-        if many {
-            writeln!(out, "{}", region_heading(region))?;
+        // A found loop is always named: the user did not choose its bytes.
+        if many || region.region.found_loop.is_some() {
+            writeln!(out, "{}", region_title(region))?;
             writeln!(out)?;
         }
         render_region(region, &report.arch, opts, out)?;
     }
     Ok(())
-}
-
-fn region_heading(region: &RegionReport) -> String {
-    let r = &region.region;
-    let symbol = r
-        .symbol
-        .as_deref()
-        .map(|s| format!(" in {s}"))
-        .unwrap_or_default();
-    format!(
-        "Region {}: {} {:#x}..{:#x}{}, {} instructions",
-        r.index, r.section, r.address, r.end, symbol, r.instructions
-    )
 }
 
 fn render_region(
@@ -100,7 +89,19 @@ fn render_region(
         let line = format!("Warning: {}", super::warning::message(w));
         write_wrapped(out, &line, opts.width, 2)?;
     }
-    if !region.warnings.is_empty() {
+    let text_of = |line: u32| {
+        region
+            .table
+            .rows
+            .iter()
+            .find(|r| r.line == line)
+            .map_or(String::new(), |r| r.text.clone())
+    };
+    for w in &region.flow_warnings {
+        let text = flow_warning(w, text_of);
+        write_wrapped(out, &format!("Warning: {text}"), opts.width, 2)?;
+    }
+    if !region.warnings.is_empty() || !region.flow_warnings.is_empty() {
         writeln!(out)?;
     }
     render_runs(&region.runs, out)?;

@@ -135,6 +135,7 @@ mod tests {
             iteration: 0,
             line: 0,
             source_line: None,
+            source_file: None,
             text: "add rax, rbx".into(),
             loaded: Some(loaded),
             loaded_last: Some(loaded),

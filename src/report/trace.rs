@@ -37,7 +37,7 @@ h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
 p.legend span { display: inline-block; width: 1.2em; text-align: center; margin: 0 .2em; }
 table.timeline { border-collapse: collapse; font-family: ui-monospace, monospace; font-size: 12px; }
 table.timeline td, table.timeline th { padding: 0 2px; text-align: center; min-width: 1em; }
-table.timeline td.id, table.timeline td.text { text-align: left; white-space: nowrap; padding: 0 .6em; }
+table.timeline td.id, table.timeline td.text, table.timeline td.src { text-align: left; white-space: nowrap; padding: 0 .6em; }
 table.timeline tr.inst:hover { outline: 1px solid #555; }
 table.timeline tr.first td { border-top: 1px solid #bbb; }
 .D { background: #cfe3ff; } .W { background: #ffe2a8; } .e { background: #bfe8bf; }
@@ -55,6 +55,11 @@ const SCRIPT: &str = r#"
     if (e.loaded_last !== null && c > e.loaded_last && (e.started === null || c < e.started) && e.waited > 0) return '=';
     return c % 5 === 0 ? '.' : '';
   }
+  function src(e) {
+    if (e.source_line === null) return '';
+    if (e.source_file === null) return String(e.source_line);
+    return e.source_file.split('/').pop() + ':' + e.source_line;
+  }
   function el(tag, cls, text) {
     var x = document.createElement(tag);
     if (cls) x.className = cls;
@@ -67,8 +72,10 @@ const SCRIPT: &str = r#"
     var table = el('table', 'timeline');
     table.id = 'region-' + r.index;
     var head = el('tr', 'cycles');
+    var withSrc = t.entries.some(function (e) { return e.source_line !== null; });
     head.appendChild(el('th', '', '[It,Line]'));
     for (var c = 0; c < t.cycles; c++) head.appendChild(el('th', '', String(c % 10)));
+    if (withSrc) head.appendChild(el('th', '', 'Src'));
     head.appendChild(el('th', '', 'Instruction'));
     table.appendChild(head);
     t.entries.forEach(function (e, i) {
@@ -77,7 +84,7 @@ const SCRIPT: &str = r#"
       tr.dataset.iteration = e.iteration;
       tr.dataset.line = e.line;
       tr.title = 'iteration ' + e.iteration + ', line ' + e.line +
-        (e.source_line !== null ? ' (source line ' + e.source_line + ')' : '') +
+        (e.source_line !== null ? ' (source ' + src(e) + ')' : '') +
         ': loaded ' + e.loaded + ', waited ' + e.waited + ' cycle(s), started ' +
         e.started + ', finished ' + e.completed;
       tr.appendChild(el('td', 'id', '[' + e.iteration + ',' + e.line + ']'));
@@ -86,6 +93,7 @@ const SCRIPT: &str = r#"
         var cls = k === '=' ? 'W' : (k === '.' ? 'tick' : k);
         tr.appendChild(el('td', cls, k));
       }
+      if (withSrc) tr.appendChild(el('td', 'src', src(e)));
       tr.appendChild(el('td', 'text', e.text));
       table.appendChild(tr);
     });
@@ -102,18 +110,9 @@ pub fn render_html(report: &Report) -> String {
         .iter()
         .filter_map(|r| {
             let timeline = r.timeline.as_ref()?;
-            let symbol = r
-                .region
-                .symbol
-                .as_deref()
-                .map(|s| format!(" in {s}"))
-                .unwrap_or_default();
             Some(PageRegion {
                 index: r.region.index,
-                title: format!(
-                    "Region {}: {}{symbol}, {} instructions",
-                    r.region.index, r.region.section, r.region.instructions
-                ),
+                title: super::titles::region_title(r),
                 throughput: r.runs.first().map(|run| run.throughput),
                 timeline,
             })

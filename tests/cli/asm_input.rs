@@ -96,7 +96,6 @@ fn every_row_maps_to_the_line_that_wrote_it() {
         ("text/att_mca.s", &["addq", "imulq", "addq"][..]),
         ("text/osaca.asm", &["add", "add"][..]),
         ("text/whole.s", &["movq", "addq", "addq"][..]),
-        ("text/gcc_O2_g.s", &["movq", "leaq", "addq"][..]),
         ("text/loop.txt", &["add", "add"][..]),
     ] {
         let report = json(&[&path(file)]);
@@ -111,6 +110,31 @@ fn every_row_maps_to_the_line_that_wrote_it() {
                 "{file}:{line} is `{src}`, the row is `{text}`"
             );
         }
+    }
+}
+
+/// gcc's `.file 1 "sum.c"` and `.loc 1 5 ...` give the C line, not the `.s` line (issue #17).
+#[test]
+fn compiler_output_rows_map_to_c_lines_through_loc() {
+    if !have_as() {
+        return;
+    }
+    let report = json(&[&path("text/gcc_O2_g.s")]);
+    let rows = report["regions"][0]["table"]["rows"].as_array().unwrap();
+    let got: Vec<(&str, u64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["source_file"].as_str().unwrap_or("-"),
+                r["source_line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    // movq and leaq: `.loc 1 5 19`, addq: `.loc 1 5 11` (`s += a[i] * 3` in sum.c).
+    assert_eq!(got.len(), 3, "{got:?}");
+    for (file, line) in got {
+        assert!(file.ends_with("sum.c"), "{file}");
+        assert_eq!(line, 5);
     }
 }
 

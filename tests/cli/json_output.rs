@@ -166,6 +166,9 @@ fn reports_validate_against_the_schema() {
     let gcc = testdata("text/gcc_O2_g.s").to_str().unwrap().to_string();
     let mut cases = cases;
     cases.push(vec!["--arch", "SKL", "--detail", "0", &adc]);
+    // Found loops (issue #17): found_loop, flow warnings of each kind, DWARF source files.
+    let unmarked = program("unmarked_g");
+    cases.push(vec!["--arch", "ZEN4", "--timeline=1", &unmarked]);
     let stencil = program("stencil");
     cases.push(vec![
         "--arch", "IVB", "--detail", "4", "--loop", "1", &stencil,

@@ -18,3 +18,4 @@ mod model_details;
 mod terminal;
 mod thesis_examples;
 mod timeline_trace;
+mod unmarked_loops;

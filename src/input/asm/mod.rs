@@ -54,6 +54,9 @@ pub struct Assembled {
     pub regions_from: RegionSource,
     /// The assembler's warnings, mapped to the user's file.
     pub warnings: Vec<String>,
+    /// The object file `as` wrote (its code and `.loc` line tables are read again when the
+    /// text has no markers).
+    pub object: Vec<u8>,
 }
 
 /// How the regions of assembly text were delimited.
@@ -61,7 +64,7 @@ pub struct Assembled {
 pub enum RegionSource {
     /// IACA/MSVC marker bytes, or `LLVM-MCA`/`OSACA` comments.
     Markers,
-    /// No markers: each code section is one region.
+    /// No markers: each code section is one region (the caller looks for loops first).
     WholeSections,
 }
 
@@ -195,6 +198,7 @@ pub fn assemble(source: &[u8], opts: &AsmOptions<'_>) -> Result<Assembled, AsmEr
     })?;
     let mut assembled = read_object(&object, opts.name)?;
     assembled.warnings = messages;
+    assembled.object = object;
     Ok(assembled)
 }
 
@@ -257,6 +261,7 @@ fn read_object(data: &[u8], name: &str) -> Result<Assembled, AsmError> {
         lines,
         regions_from,
         warnings: Vec::new(),
+        object: Vec::new(),
     })
 }
 

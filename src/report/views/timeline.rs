@@ -29,8 +29,10 @@ pub struct TimelineEntry {
     pub iteration: u32,
     /// Line in the region.
     pub line: u32,
-    /// Line in the assembly source, when the input was assembly text.
+    /// Line in `source_file` (or in the input, when that is `None`).
     pub source_line: Option<u32>,
+    /// The source file of `source_line`, when debug information names it.
+    pub source_file: Option<String>,
     /// Intel-syntax text.
     pub text: String,
     /// First cycle µops of the instance were loaded into the scheduler.
