@@ -5,7 +5,7 @@
 //! Must not touch: the environment (the CLI reads `SUACA_UOPS_XML` and passes the path in),
 //! stdout/stderr (problems with the cache are returned as `DatasetWarning` values), the XML
 //! schema itself (`uopsxml`).
-//! Facts from: `data/uops/README.md` (file sizes and counts that set the performance targets:
+//! Facts from: the size of uops.info's `instructions.xml` (file sizes and counts that set the performance targets:
 //! 72 MB, 29 archs, 3,768 SKL measurements).
 //!
 //! ```text

@@ -4,7 +4,7 @@
 //! Owns: parsing and printing of `PortUsage`/`PortGroup`.
 //! Must not touch: port semantics (which physical port a character means is `uarch`'s job).
 //! Facts from: uops.info §4.3 (notation), cpuBench (sort order; docs/sources.md),
-//! `data/uops/README.md` "Shape" (prefixes `p`, `FP`, ARL-P µop types, MTL-P ports `A`/`B`),
+//! the shape of uops.info's `instructions.xml` (docs/sources.md) (prefixes `p`, `FP`, ARL-P µop types, MTL-P ports `A`/`B`),
 //! SUACA thesis §1.5 (2018 form).
 
 use std::fmt;

@@ -2,7 +2,7 @@
 //!
 //! Owns: attribute order and number formatting of what we emit.
 //! Must not touch: measurement logic; the 2018 form is read but never written.
-//! Facts from: `data/uops/README.md` "Shape" (cpuBench measurement-attribute order, alphabetical
+//! Facts from: the shape of uops.info's `instructions.xml` (docs/sources.md) (cpuBench measurement-attribute order, alphabetical
 //! XED-to-XML attributes, minidom 2-space indent, no final newline), cpuBench
 //! (`TP_*` as "%.2f"; docs/sources.md).
 

@@ -333,6 +333,34 @@ fn shared_library_built_with_g_has_its_loops_and_c_lines() {
     assert_eq!(sum3.2, "unmarked.c:6", "{out}");
 }
 
+/// The same loops in a linked executable (a `main` of its own beside the fixture), with
+/// their C lines: issue #17's "object, executable or -S text".
+#[test]
+fn executable_built_with_g_has_its_loops_and_c_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = dir.path().join("main.c");
+    std::fs::write(&main, "int main(void) { return 0; }\n").unwrap();
+    let Some(exe) = gcc(dir.path(), &["-O2", "-g", main.to_str().unwrap()], "u") else {
+        return;
+    };
+    let out = ok_stdout(&["--list-regions", exe.to_str().unwrap()]);
+    let rows = listed(&out);
+    let sum3 = rows
+        .iter()
+        .find(|(f, _, _)| f.starts_with("sum3+"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(sum3.2, "unmarked.c:6", "{out}");
+    let text = ok_stdout(&[
+        "--arch",
+        "ZEN4",
+        "--function",
+        "sum3",
+        exe.to_str().unwrap(),
+    ]);
+    assert!(text.starts_with("Loop 0: sum3+0x10..+0x23"), "{text}");
+    assert!(text.contains("| unmarked.c:6 "), "{text}");
+}
+
 #[test]
 fn memchr_of_the_system_c_library() {
     let libc = Path::new("/lib/x86_64-linux-gnu/libc.so.6");

@@ -51,7 +51,7 @@ fn full_reconstruction_counts() {
     assert_eq!(counts["ZEN3"], 3754);
     assert_eq!(counts["CLX"], 12979);
     assert_eq!(counts["ARL-P"], 3868);
-    // Spot checks from data/uops/README.md "Validation".
+    // Spot checks of values in the reconstruction of uops.info's instructions.xml (../shared).
     let get = |s: &str| recs.iter().find(|r| r.string == s).unwrap();
     let div = get("DIV (R64)")
         .arch("SKL")

@@ -3,7 +3,7 @@
 //! Owns: element/attribute recognition, value parsing, error positions.
 //! Must not touch: the filesystem beyond `open`, the environment, the index cache (`dataset`).
 //! Facts from: uops.info's `instructions.xml` (element and attribute names; docs/sources.md),
-//! `data/uops/README.md` ("Shape", counts), SUACA thesis §1.5 (2018 form: `total_uops`,
+//! the shape of uops.info's `instructions.xml` (docs/sources.md), SUACA thesis §1.5 (2018 form: `total_uops`,
 //! `portNN`, `startOp`/`targetOp`, `type="flag"`, `div-cycles`).
 //!
 //! This file is the reader core: opening, events, positions, the element stack, the
