@@ -4,7 +4,7 @@
 //!
 //! The file is synthetic (invented instructions in uops.info's schema), streamed to a
 //! temporary file, never held in memory here. Peak RSS is `getrusage(RUSAGE_CHILDREN)`'s
-//! `ru_maxrss`: the largest of the waited-for children, so this binary holds this one test
+//! `ru_maxrss`: the largest of the waited-for children, so `.ci/run` runs this test alone
 //! and nothing else spawns children meanwhile. `#[ignore]`d: it writes and reads ~0.3 GB
 //! (release build, `.ci/run`).
 #![forbid(unsafe_code)]
