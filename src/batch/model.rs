@@ -41,8 +41,9 @@ pub struct LoadedModels {
     pub models: BTreeMap<String, ArchModel>,
     /// Archs that could not be loaded, by key, with the reason.
     pub failed: BTreeMap<String, String>,
-    /// Non-fatal problems (index cache), for the caller to print.
-    pub warnings: Vec<String>,
+    /// Non-fatal problems (index cache) by arch, for the caller to print
+    /// (`report::warning::arch_dataset_message`).
+    pub warnings: Vec<(String, crate::dataset::DatasetWarning)>,
 }
 
 impl LoadedModels {
@@ -94,7 +95,7 @@ pub fn load_models<S: AsRef<str>>(
         match dataset::load_first(sources, &arch.name, cache_dir) {
             Ok(data) => {
                 out.warnings
-                    .extend(data.warnings.iter().map(|w| format!("{}: {w}", arch.name)));
+                    .extend(data.warnings.iter().map(|w| (arch.name.clone(), w.clone())));
                 loaded.push((key, arch, data));
             }
             Err(e) => {

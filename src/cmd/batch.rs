@@ -52,8 +52,11 @@ pub fn run(args: &BatchArgs) -> Result<(), Failure> {
             .filter_map(|r| r.arch.clone()),
     );
     let models = batch::load_models(&archs, &sources, &dirs.cache);
-    for w in &models.warnings {
-        eprintln!("suaca: warning: {w}");
+    for (arch, w) in &models.warnings {
+        eprintln!(
+            "suaca: warning: {}",
+            suaca::report::warning::arch_dataset_message(arch, w)
+        );
     }
     warn_failed_archs(&models, &parsed.rows, &default_arch);
 

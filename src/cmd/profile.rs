@@ -125,8 +125,11 @@ fn load_model(args: &ProfileArgs) -> Result<(String, LoadedModels), Failure> {
     }
     let arch = chosen.name;
     let models = batch::load_models(&[&arch], &sources, &dirs.cache);
-    for w in &models.warnings {
-        eprintln!("suaca: warning: {w}");
+    for (arch, w) in &models.warnings {
+        eprintln!(
+            "suaca: warning: {}",
+            suaca::report::warning::arch_dataset_message(arch, w)
+        );
     }
     if let Err(why) = models.get(&arch) {
         eprintln!("suaca: warning: no prediction: {why}; {}", env::DATA_HINT);

@@ -123,7 +123,8 @@ impl From<XmlError> for DatasetError {
     }
 }
 
-/// Something went wrong with the cache, but the data is fine.
+/// Something went wrong with the cache, but the data is fine (worded by
+/// `crate::report::warning::dataset_message`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DatasetWarning {
     /// An index file was damaged; it was rebuilt.
@@ -140,27 +141,6 @@ pub enum DatasetWarning {
         /// The OS error.
         reason: String,
     },
-}
-
-impl fmt::Display for DatasetWarning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DatasetWarning::CorruptIndex { path, reason } => {
-                write!(
-                    f,
-                    "index `{}` was damaged ({reason}); rebuilt it",
-                    path.display()
-                )
-            }
-            DatasetWarning::CacheNotWritten { dir, reason } => {
-                write!(
-                    f,
-                    "cannot write the index cache `{}`: {reason}",
-                    dir.display()
-                )
-            }
-        }
-    }
 }
 
 /// Why the index was (re)built.

@@ -1,9 +1,30 @@
-//! The words of a [`Warning`]: one message for the text report, standard error and the
-//! JSON `warnings` strings.
+//! The words of a [`Warning`] and of the instruction data's cache warnings: one message for
+//! the text report, standard error and the JSON `warnings` strings.
 
 use serde::Serializer;
 
 use crate::analysis::Warning;
+use crate::dataset::DatasetWarning;
+
+/// The words of a cache warning.
+pub fn dataset_message(w: &DatasetWarning) -> String {
+    match w {
+        DatasetWarning::CorruptIndex { path, reason } => {
+            format!(
+                "index `{}` was damaged ({reason}); rebuilt it",
+                path.display()
+            )
+        }
+        DatasetWarning::CacheNotWritten { dir, reason } => {
+            format!("cannot write the index cache `{}`: {reason}", dir.display())
+        }
+    }
+}
+
+/// The words of a cache warning while loading `arch`'s model (batch, profile).
+pub fn arch_dataset_message(arch: &str, w: &DatasetWarning) -> String {
+    format!("{arch}: {}", dataset_message(w))
+}
 
 /// The message of `w` (without the `Warning:` prefix of the text report).
 pub fn message(w: &Warning) -> String {
@@ -15,7 +36,7 @@ pub fn message(w: &Warning) -> String {
         }
         Warning::NoConditionalJump => "-b: the region has no conditional jump".to_string(),
         Warning::Assembler(message) => message.clone(),
-        Warning::Dataset(d) => d.to_string(),
+        Warning::Dataset(d) => dataset_message(d),
         Warning::IgnoredOption(note) => note.clone(),
     }
 }

@@ -152,7 +152,7 @@ fn corrupt_index_is_rebuilt_with_a_warning() {
             "{:?}",
             d.warnings
         );
-        assert!(d.warnings[0].to_string().contains("SKL.bin"));
+        assert!(suaca::report::warning::dataset_message(&d.warnings[0]).contains("SKL.bin"));
         assert_eq!(all(&d), all(&reference));
         let again = load_arch(&src, "SKL", &cache).unwrap();
         assert_eq!(again.cache, CacheStatus::Hit);
