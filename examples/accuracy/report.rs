@@ -29,7 +29,7 @@ pub fn accuracy_table(o: &Outcome) -> String {
 /// [`accuracy_table`] over the blocks `keep` selects.
 pub fn accuracy_table_of(o: &Outcome, keep: &dyn Fn(&Block) -> bool) -> String {
     let mut t = Table::new();
-    t.load_preset(ASCII_MARKDOWN).set_header(vec![
+    t.load_style(ASCII_MARKDOWN).set_header(vec![
         "Arch",
         "Tool",
         "Blocks",
@@ -117,7 +117,7 @@ fn class_table(title: &str, mut classes: Vec<Class>, min_blocks: usize, top: usi
     classes.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.name.cmp(&b.name)));
     classes.truncate(top);
     let mut t = Table::new();
-    t.load_preset(ASCII_MARKDOWN).set_header(vec![
+    t.load_style(ASCII_MARKDOWN).set_header(vec![
         title,
         "Blocks",
         "suaca MAPE",
@@ -217,7 +217,7 @@ pub fn worst_blocks(o: &Outcome, n: usize) -> String {
         e(b).total_cmp(&e(a)).then(a.case_id.cmp(&b.case_id))
     });
     let mut t = Table::new();
-    t.load_preset(ASCII_MARKDOWN).set_header(vec![
+    t.load_style(ASCII_MARKDOWN).set_header(vec![
         "Case",
         "Arch",
         "Measured",

@@ -30,7 +30,7 @@ fn list(dirs: &env::Dirs) -> Result<(), Failure> {
         return Ok(());
     }
     let mut t = comfy_table::Table::new();
-    t.load_preset(comfy_table::presets::ASCII_MARKDOWN)
+    t.load_style(comfy_table::presets::ASCII_MARKDOWN)
         .set_header(vec!["Arch", "LLVM name", "Instructions", "Source"]);
     let mut seen = std::collections::BTreeSet::new();
     // Archs with data but no description: `--arch` refuses them, so they are not offered.

@@ -235,7 +235,7 @@ fn render_text(out: &Output) -> String {
     let arch = out.arch.as_deref().unwrap_or("-");
     let host = out.host_arch.as_deref().unwrap_or("unknown arch");
     let mut t = comfy_table::Table::new();
-    t.load_preset(comfy_table::presets::ASCII_MARKDOWN)
+    t.load_style(comfy_table::presets::ASCII_MARKDOWN)
         .set_header(vec![
             "Region".to_string(),
             "Instructions".into(),

@@ -74,7 +74,7 @@ const _: () = assert!(EXEC_ADDR + EXEC_LEN as u64 <= 1 << 31);
 const _: () = assert!(DATA_ADDR + DATA_LEN as u64 <= EXEC_ADDR);
 const _: () = assert!(FILL >= DATA_ADDR && RIP_WINDOW + 2 * WINDOW <= DATA_ADDR + DATA_LEN as u64);
 const _: () = assert!(CONTROL - 4096 >= DATA_ADDR && CONTROL < FILL);
-const _: () = assert!(FILL % WINDOW == 0);
+const _: () = assert!(FILL.is_multiple_of(WINDOW));
 const _: () = assert!(LOOP_ARENA_LEN > 8 << 20);
 
 /// The GPR number's initial value in the kernel.

@@ -32,17 +32,15 @@ pub struct RegionEntry {
 /// Writes the list as a table.
 pub fn render(entries: &[RegionEntry], out: &mut dyn Write) -> io::Result<()> {
     let mut t = Table::new();
-    t.load_preset(ASCII_MARKDOWN)
-        .force_no_tty()
-        .set_header(vec![
-            "Region",
-            "Section",
-            "Start",
-            "End",
-            "Function",
-            "Instructions",
-            "Source",
-        ]);
+    t.load_style(ASCII_MARKDOWN).force_no_tty().set_header(vec![
+        "Region",
+        "Section",
+        "Start",
+        "End",
+        "Function",
+        "Instructions",
+        "Source",
+    ]);
     for e in entries {
         let function = match (&e.found_loop, &e.symbol) {
             (Some(f), _) => function_range(f),

@@ -27,7 +27,7 @@ impl TextOptions {
     /// filled).
     pub(super) fn table(&self) -> Table {
         let mut t = Table::new();
-        t.load_preset(ASCII_MARKDOWN);
+        t.load_style(ASCII_MARKDOWN);
         if self.color {
             t.enforce_styling();
         } else {

@@ -43,7 +43,7 @@ pub fn cell(e: &TimelineEntry, cycle: u64) -> char {
         _ if executing => 'e',
         (Some(l), Some(last), _, _) if l <= cycle && cycle <= last => 'D',
         (_, Some(last), s, _) if cycle > last && s.is_none_or(|s| cycle < s) && e.waited > 0 => '=',
-        _ if cycle % 5 == 0 => '.',
+        _ if cycle.is_multiple_of(5) => '.',
         _ => ' ',
     }
 }

@@ -83,7 +83,7 @@ pub fn render_styled(bounds: &Bounds, arch: &str, style: &Style) -> String {
         out.push('\n');
     }
     let mut t = Table::new();
-    t.load_preset(ASCII_MARKDOWN);
+    t.load_style(ASCII_MARKDOWN);
     if style.color {
         t.enforce_styling();
     } else {
