@@ -510,15 +510,12 @@ fn convert_event(ev: Event<'_>, pos: Pos) -> Result<Option<Ev>, String> {
     Ok(match ev {
         Event::Start(ref e) | Event::Empty(ref e) => {
             let empty = matches!(ev, Event::Empty(_));
-            let name = std::str::from_utf8(e.name().as_ref())
-                .map_err(|_| "element name is not UTF-8".to_string())?
-                .to_string();
+            // quick-xml checks UTF-8 itself and hands names over as `str`.
+            let name = e.name().as_ref().to_string();
             let mut attrs = Vec::new();
             for a in e.attributes() {
                 let a = a.map_err(|e| format!("in <{name}>: {e}"))?;
-                let key = std::str::from_utf8(a.key.as_ref())
-                    .map_err(|_| format!("in <{name}>: attribute name is not UTF-8"))?
-                    .to_string();
+                let key = a.key.as_ref().to_string();
                 let value = attribute_value(&a.value)
                     .map_err(|e| format!("in <{name}>, attribute `{key}`: {e}"))?;
                 attrs.push((key, value));
@@ -532,17 +529,14 @@ fn convert_event(ev: Event<'_>, pos: Pos) -> Result<Option<Ev>, String> {
         }
         Event::End(_) => Some(Ev::Close),
         Event::Text(t) => {
-            let s = t.decode().map_err(|e| format!("bad text: {e}"))?;
+            let s = t.xml10_content();
             let s = s.trim();
             (!s.is_empty()).then(|| Ev::Text(s.to_string()))
         }
         // quick-xml reports `&amp;`, `&#x41;` in text as events of their own.
         Event::GeneralRef(r) => Some(Ev::Text(general_ref(&r)?)),
         Event::CData(t) => {
-            let s = std::str::from_utf8(&t)
-                .map_err(|_| "CDATA is not UTF-8".to_string())?
-                .trim()
-                .to_string();
+            let s = t.trim().to_string();
             (!s.is_empty()).then_some(Ev::Text(s))
         }
         // Declarations, comments, processing instructions, doctype.
@@ -564,8 +558,7 @@ fn parse_f64(v: &str) -> Option<f64> {
 }
 
 /// An attribute value with its character and predefined entity references replaced.
-fn attribute_value(raw: &[u8]) -> Result<String, String> {
-    let text = std::str::from_utf8(raw).map_err(|_| "not UTF-8".to_string())?;
+fn attribute_value(text: &str) -> Result<String, String> {
     quick_xml::escape::unescape(text)
         .map(std::borrow::Cow::into_owned)
         .map_err(|e| e.to_string())
@@ -579,8 +572,8 @@ fn general_ref(r: &quick_xml::events::BytesRef<'_>) -> Result<String, String> {
     {
         return Ok(c.to_string());
     }
-    let name = r.decode().map_err(|e| format!("bad reference: {e}"))?;
-    quick_xml::escape::resolve_predefined_entity(&name)
+    let name: &str = r;
+    quick_xml::escape::resolve_predefined_entity(name)
         .map(str::to_string)
         .ok_or_else(|| format!("unknown entity `&{name};`"))
 }
