@@ -258,12 +258,32 @@ fn run_mca(
             Some((i, mca::gas_lines(&instrs)))
         })
         .collect();
-    let input = mca::input(&lines);
-    std::fs::create_dir_all(scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
-    let path = scratch.join(format!("mca-{arch}.s"));
-    let short = mca::run(bin, cpu, 100, &input, &path)?;
-    let long = mca::run(bin, cpu, 200, &input, &path)?;
-    for (i, _) in &lines {
+    mca_predict(
+        bin,
+        cpu,
+        &lines,
+        &scratch.join(format!("mca-{arch}.s")),
+        blocks,
+    )
+}
+
+/// Runs llvm-mca (`cpu`) at 100 and 200 iterations over `lines` (block index, assembly
+/// lines), written to `path`, and fills those blocks' `mca` ((total(200) − total(100)) / 100)
+/// and `mca_total` (total(100) / 100); returns the time of the 100-iteration run.
+pub fn mca_predict(
+    bin: &str,
+    cpu: &str,
+    lines: &[(usize, Vec<String>)],
+    path: &Path,
+    blocks: &mut [Block],
+) -> Result<Duration, String> {
+    let input = mca::input(lines);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let short = mca::run(bin, cpu, 100, &input, path)?;
+    let long = mca::run(bin, cpu, 200, &input, path)?;
+    for (i, _) in lines {
         if short.skipped.contains(i) {
             continue;
         }

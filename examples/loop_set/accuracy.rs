@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use suaca::batch::features;
 
-use crate::bench::{Block, Outcome};
+use crate::bench::{self, Block, Outcome};
 use crate::mca;
 use crate::predict::{self, Predictor};
 use crate::set::LoopRow;
@@ -125,19 +125,5 @@ fn run_mca(
         .filter(|(_, i)| !i.is_empty())
         .map(|(k, i)| (k, predict::mca_lines(i)))
         .collect();
-    let input = mca::input(&lines);
-    std::fs::create_dir_all(scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
-    let path = scratch.join("mca-loops.s");
-    let short = mca::run(bin, cpu, 100, &input, &path)?;
-    let long = mca::run(bin, cpu, 200, &input, &path)?;
-    for (k, _) in &lines {
-        if short.skipped.contains(k) {
-            continue;
-        }
-        if let (Some(&a), Some(&b)) = (short.total_cycles.get(k), long.total_cycles.get(k)) {
-            blocks[*k].mca = Some(b.saturating_sub(a) as f64 / 100.0);
-            blocks[*k].mca_total = Some(a as f64 / 100.0);
-        }
-    }
-    Ok(short.elapsed)
+    bench::mca_predict(bin, cpu, &lines, &scratch.join("mca-loops.s"), blocks)
 }

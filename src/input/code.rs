@@ -242,19 +242,7 @@ fn unwind_extents(file: &::object::File<'_>) -> BTreeMap<u64, u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ::object::SectionIndex;
-
-    fn sym(address: u64, size: u64, name: &str, function: bool) -> CodeSymbol {
-        CodeSymbol {
-            section: SectionIndex(1),
-            address,
-            size,
-            name: name.to_owned(),
-            function,
-            global: true,
-            ifunc: false,
-        }
-    }
+    use crate::input::object::tests::sym;
 
     fn extents(symbols: &[CodeSymbol]) -> Vec<(String, u64, u64)> {
         let refs: Vec<&CodeSymbol> = symbols.iter().collect();

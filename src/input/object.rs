@@ -352,10 +352,11 @@ pub(super) fn lower_first(message: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn sym(address: u64, size: u64, name: &str, function: bool) -> CodeSymbol {
+    /// A global symbol of section 1 (also for `input::code`'s tests).
+    pub(in crate::input) fn sym(address: u64, size: u64, name: &str, function: bool) -> CodeSymbol {
         CodeSymbol {
             section: SectionIndex(1),
             address,
