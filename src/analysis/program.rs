@@ -74,6 +74,38 @@ pub(crate) fn slack(desc: &InstrDesc, loc: Loc) -> f64 {
     own.map_or(0.0, |o| (longest - o).max(0.0))
 }
 
+/// Cycles by which the engine's start of `desc` lies after the moment its first µop could
+/// dispatch: a load-op's load part runs before its operation and needs only the address,
+/// so its register operands are needed a load latency after that moment. Counting the
+/// instruction's start from its operation instead (its longest latency less that of its
+/// fastest value input) keeps every edge offset non-negative: the chain through the value
+/// operand costs the operation's latency, the load stays off it (docs/model.md, "Load-op
+/// instructions"). 0 for instructions without a memory operand or without value inputs.
+pub(crate) fn lead(desc: &InstrDesc) -> f64 {
+    let has_address = desc
+        .latencies
+        .iter()
+        .any(|l| matches!(l.via, LatVia::Address | LatVia::AddressIndex));
+    let Some(longest) = longest_input_latency(desc).filter(|_| has_address) else {
+        return 0.0;
+    };
+    let mut own: Vec<(Endpoint, f64)> = Vec::new();
+    for l in desc
+        .latencies
+        .iter()
+        .filter(|l| l.via == LatVia::Value && !matches!(l.to, Endpoint::Mem(_)))
+    {
+        match own.iter_mut().find(|(from, _)| *from == l.from) {
+            Some((_, c)) => *c = c.max(l.cycles),
+            None => own.push((l.from, l.cycles)),
+        }
+    }
+    own.iter()
+        .map(|&(_, c)| c)
+        .reduce(f64::min)
+        .map_or(0.0, |fastest| (longest - fastest).max(0.0))
+}
+
 /// Whole cycles, rounding fractional measurements up.
 fn cycles(v: f64) -> u32 {
     if v.is_finite() && v > 0.0 {
@@ -107,8 +139,16 @@ pub fn uop_masks(desc: &InstrDesc) -> Vec<PortMask> {
 /// The latency of the dependency on `loc` from `producer` to `consumer`, as the engine uses
 /// it (cycles after the producer's start).
 pub fn edge_offset(producer: &InstrDesc, consumer: &InstrDesc, loc: Loc) -> u32 {
-    let value = produce_latency(producer, loc) - slack(consumer, loc);
+    let value =
+        produce_latency(producer, loc) - lead(producer) - slack(consumer, loc) + lead(consumer);
     cycles(value)
+}
+
+/// The offset of the dependency on `loc` from an eliminated move or a one-µop stand-in whose
+/// value is ready `latency` cycles after its start: the consumer's own [`lead`] counts (an
+/// address input is needed by the load part, before the operation), its slack does not.
+pub(crate) fn plain_edge_offset(latency: u32, consumer: &InstrDesc, loc: Loc) -> u32 {
+    latency + cycles(lead(consumer) - slack(consumer, loc))
 }
 
 /// The offset of the dependency on `loc` from a load whose value memory renaming supplies:
@@ -127,7 +167,7 @@ fn renamed_edge_offset(producer: &InstrDesc, consumer: &InstrDesc, loc: Loc) -> 
         })
         .map(|l| l.cycles)
         .fold(0.0, f64::max);
-    cycles(own - slack(consumer, loc))
+    cycles(own - slack(consumer, loc) + lead(consumer))
 }
 
 /// Builds the program of the lines in `path` (in order). `descs[line]` is `None` for
@@ -199,8 +239,8 @@ pub fn build(
                     continue;
                 }
                 let offset = match forms[p as usize] {
-                    Form::Eliminated => 0,
-                    Form::Executed(_) => 1,
+                    Form::Eliminated => plain_edge_offset(0, desc, edge.loc),
+                    Form::Executed(_) => plain_edge_offset(1, desc, edge.loc),
                     Form::Data if renamed[p as usize] => renamed_edge_offset(pdesc, desc, edge.loc),
                     Form::Data => edge_offset(pdesc, desc, edge.loc),
                 };
@@ -242,7 +282,7 @@ pub fn build(
                     }
                 },
                 latency: match form {
-                    Form::Data => cycles(desc.max_latency).max(1),
+                    Form::Data => cycles(desc.max_latency - lead(desc)).max(1),
                     _ => 1,
                 },
                 div_cycles: match form {
@@ -384,6 +424,42 @@ mod tests {
         }
     }
 
+    /// `addsd xmm0, [rdi+8]; mulsd xmm0, xmm1; addsd xmm0, [rsi]` chained through xmm0
+    /// (gauss_seidel1d): the loads are off the chain, so a round costs 3 + 3 + 3 cycles.
+    /// Counted from the moment each load could begin, the edge into a load-op would be
+    /// 3 − 7 < 0, which cannot be scheduled; from the operations' starts every edge is 3.
+    #[test]
+    fn load_op_edges_count_from_the_operation() {
+        let xmm0 = Loc::Reg(Register::XMM0);
+        let rdi = Loc::Reg(Register::RDI);
+        let addsd = desc(
+            vec![
+                lat(Endpoint::Loc(xmm0), LatVia::Value, Endpoint::Loc(xmm0), 3.0),
+                lat(
+                    Endpoint::Loc(rdi),
+                    LatVia::Address,
+                    Endpoint::Loc(xmm0),
+                    10.0,
+                ),
+            ],
+            10.0,
+        );
+        let mulsd = desc(
+            vec![lat(
+                Endpoint::Loc(xmm0),
+                LatVia::Value,
+                Endpoint::Loc(xmm0),
+                3.0,
+            )],
+            3.0,
+        );
+        assert_eq!(lead(&mulsd), 0.0);
+        let chain = edge_offset(&addsd, &mulsd, xmm0)
+            + edge_offset(&mulsd, &addsd, xmm0)
+            + edge_offset(&addsd, &addsd, xmm0);
+        assert_eq!(chain, 9);
+    }
+
     /// `add ecx, [rdi+r8*4]` chained through ecx: 1 cycle, not the 6 of the load path;
     /// the high-8 part (ch) uses rcx's latencies (bounds helper's finding).
     #[test]
@@ -399,9 +475,13 @@ mod tests {
         );
         assert_eq!(edge_offset(&add, &add, rcx), 1);
         assert_eq!(edge_offset(&add, &add, Loc::High8(Register::RCX)), 1);
-        // A consumer reading rdi for its address needs it at the start.
+        // The add's start is its operation, 5 cycles after its load could begin (its lead):
+        // a producer of the address precedes that start by its own latency and the load's.
+        assert_eq!(lead(&add), 5.0);
         let producer_of_rdi = desc(vec![], 1.0);
-        assert_eq!(edge_offset(&producer_of_rdi, &add, rdi), 1);
+        assert_eq!(edge_offset(&producer_of_rdi, &add, rdi), 1 + 5);
+        assert_eq!(plain_edge_offset(0, &add, rdi), 5);
+        assert_eq!(plain_edge_offset(0, &add, rcx), 0);
     }
 
     /// `add rax, [r15+0x20]` on ZEN4's measured data: register 1, address 5, memory value 8
@@ -431,8 +511,10 @@ mod tests {
             )],
             1.0,
         );
-        // Into a plain register consumer: 5 (address path), 1 when renamed.
-        assert_eq!(edge_offset(&add, &sub, rax), 5);
+        // Into a plain register consumer: 5 (address path) from the moment the load could
+        // begin, 1 from the add's start (its operation, lead 4); 1 when renamed.
+        assert_eq!(lead(&add), 4.0);
+        assert_eq!(edge_offset(&add, &sub, rax), 1);
         assert_eq!(renamed_edge_offset(&add, &sub, rax), 1);
         let load = desc(
             vec![

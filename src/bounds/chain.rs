@@ -20,7 +20,7 @@ use super::BoundOptions;
 use super::{BoundKind, BoundRow, Chain, RowState};
 use crate::analysis::details::elimination::eliminated;
 use crate::analysis::details::is_stack_op;
-use crate::analysis::program::edge_offset;
+use crate::analysis::program::{edge_offset, plain_edge_offset};
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
 use crate::ir::{Instr, Loc};
@@ -381,7 +381,7 @@ pub(super) fn row(
         }
         let eliminated = opts.move_elim && instrs.get(from).is_some_and(|i| eliminated(i, arch));
         let weight = if eliminated {
-            0
+            i64::from(plain_edge_offset(0, cd, e.loc))
         } else {
             i64::from(edge_offset(pd, cd, e.loc))
         };

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use iced_x86::Register;
 
 use super::address::{AddressMap, Origin, Relation, MAX_DISTANCE};
-use crate::analysis::program::longest_input_latency;
+use crate::analysis::program::{lead, longest_input_latency};
 use crate::db::{Endpoint, InstrDesc, LatVia};
 use crate::ir::{Instr, MemOperand};
 use crate::sim::SimInput;
@@ -331,11 +331,13 @@ fn timing(
         }
         _ => mem_ready(store, fallback),
     };
+    // Offsets count from each instruction's start, which for a load-op is its operation
+    // ([`lead`]): a renamed value goes straight to it, a forwarded one through its load.
     let offset = if renamed {
         0.0
     } else {
-        ready - mem_slack(ld, m.write)
-    };
+        ready - mem_slack(ld, m.write) + lead(ld)
+    } - lead(store);
     Some((whole(offset), renamed))
 }
 
