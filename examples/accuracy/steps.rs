@@ -22,7 +22,9 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.data_paths = true;
     out.push(("+ load/store data paths", m));
     m.frontend = true;
-    out.push(("+ front end (decoders, LCP, MS) = full", m));
+    out.push(("+ front end (decoders, LCP, MS)", m));
+    m.pointer_chasing = true;
+    out.push(("+ fast pointer chasing = full", m));
     debug_assert_eq!(m, ModelOptions::FULL);
     out
 }

@@ -138,6 +138,7 @@ impl AnalysisOptions {
             macro_fusion: self.model.macro_fusion,
             stack_engine: self.model.stack_engine,
             move_elim: self.model.move_elim,
+            pointer_chasing: self.model.pointer_chasing,
             ..BoundOptions::default()
         }
     }

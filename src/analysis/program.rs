@@ -9,7 +9,7 @@
 //! With uniform latencies (the thesis' examples) the slack is 0 and this is SUACA's rule.
 
 use super::details::address::AddressMap;
-use super::details::{self, elimination, fusion, memory, Context, ModelOptions};
+use super::details::{self, elimination, fusion, memory, pointer_chase, Context, ModelOptions};
 use crate::db::{Endpoint, InstrDesc, LatVia};
 use crate::deps::DepGraph;
 use crate::ir::{Instr, Loc};
@@ -242,7 +242,14 @@ pub fn build(
                     Form::Eliminated => plain_edge_offset(0, desc, edge.loc),
                     Form::Executed(_) => plain_edge_offset(1, desc, edge.loc),
                     Form::Data if renamed[p as usize] => renamed_edge_offset(pdesc, desc, edge.loc),
-                    Form::Data => edge_offset(pdesc, desc, edge.loc),
+                    Form::Data => edge_offset(pdesc, desc, edge.loc).saturating_sub(
+                        match (cx.model.pointer_chasing, instr(producer), instr(line)) {
+                            (true, Some(p), Some(c)) => {
+                                pointer_chase::saving(cx.arch, p, c, edge.loc)
+                            }
+                            _ => 0,
+                        },
+                    ),
                 };
                 push_input(
                     &mut inputs,

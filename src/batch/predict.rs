@@ -144,6 +144,7 @@ pub fn predict_instrs(
             macro_fusion: opts.model.macro_fusion,
             stack_engine: opts.model.stack_engine,
             move_elim: opts.model.move_elim,
+            pointer_chasing: opts.model.pointer_chasing,
             ..BoundOptions::default()
         },
     );

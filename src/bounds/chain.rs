@@ -20,6 +20,7 @@ use super::BoundOptions;
 use super::{BoundKind, BoundRow, Chain, RowState};
 use crate::analysis::details::elimination::eliminated;
 use crate::analysis::details::is_stack_op;
+use crate::analysis::details::pointer_chase;
 use crate::analysis::program::{edge_offset, plain_edge_offset};
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
@@ -383,7 +384,11 @@ pub(super) fn row(
         let weight = if eliminated {
             i64::from(plain_edge_offset(0, cd, e.loc))
         } else {
-            i64::from(edge_offset(pd, cd, e.loc))
+            let saving = match (opts.pointer_chasing, instrs.get(from), instrs.get(to)) {
+                (true, Some(p), Some(c)) => pointer_chase::saving(arch, p, c, e.loc),
+                _ => 0,
+            };
+            i64::from(edge_offset(pd, cd, e.loc).saturating_sub(saving))
         };
         let cand = Edge {
             from,

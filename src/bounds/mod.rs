@@ -218,6 +218,8 @@ pub struct BoundOptions {
     pub stack_engine: bool,
     /// See `stack_engine`.
     pub move_elim: bool,
+    /// See `stack_engine`: a pointer walk's load is a cycle faster where the arch says so.
+    pub pointer_chasing: bool,
 }
 
 impl Default for BoundOptions {
@@ -227,6 +229,7 @@ impl Default for BoundOptions {
             expected_line_splits: false,
             stack_engine: false,
             move_elim: false,
+            pointer_chasing: false,
         }
     }
 }

@@ -36,6 +36,10 @@ pub struct ModelArgs {
     /// No dependencies from a store to a later load of the same address.
     #[arg(long)]
     pub no_mem_deps: bool,
+    /// No fast pointer chasing (a load whose base another load wrote is a cycle faster on
+    /// Sandy Bridge to Cascade Lake).
+    #[arg(long)]
+    pub no_fast_pointer_chasing: bool,
 }
 
 impl ModelArgs {
@@ -53,6 +57,7 @@ impl ModelArgs {
             mem_deps: base.mem_deps && !self.no_mem_deps,
             stack_engine: base.stack_engine,
             data_paths: base.data_paths,
+            pointer_chasing: base.pointer_chasing && !self.no_fast_pointer_chasing,
         }
     }
 }
@@ -106,6 +111,13 @@ mod tests {
                 ..d()
             }),
             ["no-mem-deps"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_fast_pointer_chasing: true,
+                ..d()
+            }),
+            ["no-fast-pointer-chasing"]
         );
     }
 }

@@ -187,6 +187,10 @@ pub struct Memory {
     pub l2_latency: Option<u32>,
     /// Store-to-load forwarding latency, cycles.
     pub store_forward_latency: Option<u32>,
+    /// Fast pointer chasing: a load `[base + disp]` (no index, 0 ≤ disp < 2048) whose base
+    /// another load wrote reaches its result a cycle sooner than the data's latency says
+    /// (Intel Sandy Bridge to Cascade Lake).
+    pub fast_pointer_chasing: Option<bool>,
     /// Bytes a load port's data path reads per cycle: a wider load holds it longer (the
     /// "D" columns of IACA and the thesis).
     pub load_port_bytes: Option<u32>,

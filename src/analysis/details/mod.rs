@@ -13,6 +13,7 @@ pub mod elimination;
 pub mod frontend;
 pub mod fusion;
 pub mod memory;
+pub mod pointer_chase;
 pub mod ports;
 
 use crate::ir::{Instr, Loc};
@@ -42,6 +43,9 @@ pub struct ModelOptions {
     /// Loads and stores wider than a port's data path hold it for more than a cycle (the
     /// thesis' "D" columns: a 256-bit load on Sandy Bridge; off only in the SUACA model).
     pub data_paths: bool,
+    /// A pointer walk's load is a cycle faster where the arch has the fast path
+    /// (`memory.fast_pointer_chasing`; `--no-fast-pointer-chasing`).
+    pub pointer_chasing: bool,
 }
 
 impl ModelOptions {
@@ -54,6 +58,7 @@ impl ModelOptions {
         mem_deps: true,
         stack_engine: true,
         data_paths: true,
+        pointer_chasing: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -65,6 +70,7 @@ impl ModelOptions {
         mem_deps: false,
         stack_engine: false,
         data_paths: false,
+        pointer_chasing: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -90,6 +96,9 @@ impl ModelOptions {
         }
         if !self.data_paths {
             out.push("no-data-paths");
+        }
+        if !self.pointer_chasing {
+            out.push("no-fast-pointer-chasing");
         }
         out
     }
