@@ -24,7 +24,9 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.frontend = true;
     out.push(("+ front end (decoders, LCP, MS)", m));
     m.pointer_chasing = true;
-    out.push(("+ fast pointer chasing = full", m));
+    out.push(("+ fast pointer chasing", m));
+    m.stack_sync = true;
+    out.push(("+ stack-sync µops = full", m));
     debug_assert_eq!(m, ModelOptions::FULL);
     out
 }

@@ -139,6 +139,7 @@ impl AnalysisOptions {
             stack_engine: self.model.stack_engine,
             move_elim: self.model.move_elim,
             pointer_chasing: self.model.pointer_chasing,
+            stack_sync: self.model.stack_engine && self.model.stack_sync,
             ..BoundOptions::default()
         }
     }

@@ -9,7 +9,9 @@
 //! With uniform latencies (the thesis' examples) the slack is 0 and this is SUACA's rule.
 
 use super::details::address::AddressMap;
-use super::details::{self, elimination, fusion, memory, pointer_chase, Context, ModelOptions};
+use super::details::{
+    self, elimination, fusion, memory, pointer_chase, stack_sync, Context, ModelOptions,
+};
 use crate::db::{Endpoint, InstrDesc, LatVia};
 use crate::deps::DepGraph;
 use crate::ir::{Instr, Loc};
@@ -221,6 +223,23 @@ pub fn build(
     };
     // Extra port cycles of wide loads and stores, as instructions of their own (below).
     let mut wide: Vec<(u32, Vec<PortMask>)> = Vec::new();
+    // Lines that get a stack-sync µop (folded into them: a µop, a slot, a cycle on rsp).
+    // The sync µop rebuilds rsp from the last explicit write (the graph's edge is from the
+    // last push/pop, which the stack engine drops): (reader, writer line, distance).
+    let mut synced = vec![false; descs.len()];
+    let mut sync_sources: Vec<(usize, usize, u32)> = Vec::new();
+    if cx.model.stack_engine && cx.model.stack_sync {
+        let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
+        for (k, s) in stack_sync::syncs(&refs, cx.looped).into_iter().enumerate() {
+            if s {
+                synced[path[k]] = true;
+                if let Some((j, d)) = stack_sync::explicit_source(&refs, k, cx.looped) {
+                    sync_sources.push((path[k], path[j], d));
+                }
+            }
+        }
+    }
+    let sync_ports = cx.arch.ports_with_role(crate::uarch::Role::Alu);
     let mut renamed = vec![false; kept.len()];
     for m in mem_inputs.iter().filter(|m| m.renamed) {
         renamed[m.consumer] = true;
@@ -251,6 +270,7 @@ pub fn build(
                         },
                     ),
                 };
+                let offset = offset + u32::from(synced[line] && stack_sync::is_rsp(edge.loc));
                 push_input(
                     &mut inputs,
                     SimInput {
@@ -260,9 +280,32 @@ pub fn build(
                     },
                 );
             }
+            for &(_, writer, distance) in sync_sources.iter().filter(|s| s.0 == line) {
+                if let (Some(p), Some(pdesc)) = (position[writer], descs[writer].as_ref()) {
+                    let rsp = Loc::Reg(iced_x86::Register::RSP);
+                    let offset = match forms[p as usize] {
+                        Form::Data => edge_offset(pdesc, desc, rsp),
+                        _ => plain_edge_offset(
+                            u32::from(forms[p as usize] != Form::Eliminated),
+                            desc,
+                            rsp,
+                        ),
+                    } + 1;
+                    push_input(
+                        &mut inputs,
+                        SimInput {
+                            producer: p,
+                            distance,
+                            offset,
+                        },
+                    );
+                }
+            }
             let form = forms[pos];
             let slots = match instr(line) {
-                Some(i) if cx.model != ModelOptions::SUACA => Some(fusion::slots(cx, i, desc)),
+                Some(i) if cx.model != ModelOptions::SUACA => {
+                    Some(fusion::slots(cx, i, desc) + u32::from(synced[line]))
+                }
                 _ => None,
             };
             SimInstr {
@@ -281,6 +324,9 @@ pub fn build(
                                 &mut uops,
                             );
                             details::ports::vector_load(i, cx.arch, &mut uops);
+                            if synced[line] {
+                                uops.push(sync_ports);
+                            }
                             if let Some(extra) = details::ports::chunks(i, cx.arch, &uops) {
                                 wide.push((line as u32, extra));
                             }

@@ -145,6 +145,7 @@ pub fn predict_instrs(
             stack_engine: opts.model.stack_engine,
             move_elim: opts.model.move_elim,
             pointer_chasing: opts.model.pointer_chasing,
+            stack_sync: opts.model.stack_engine && opts.model.stack_sync,
             ..BoundOptions::default()
         },
     );

@@ -20,7 +20,7 @@ use super::BoundOptions;
 use super::{BoundKind, BoundRow, Chain, RowState};
 use crate::analysis::details::elimination::eliminated;
 use crate::analysis::details::is_stack_op;
-use crate::analysis::details::pointer_chase;
+use crate::analysis::details::{pointer_chase, stack_sync};
 use crate::analysis::program::{edge_offset, plain_edge_offset};
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
@@ -400,6 +400,33 @@ pub(super) fn row(
             Some(old) if old.weight >= weight => {}
             _ => {
                 merged.insert((from, to, e.distance), cand);
+            }
+        }
+    }
+    if opts.stack_sync {
+        // A stack-sync µop rebuilds rsp from the last explicit write, a cycle later.
+        let refs: Vec<&Instr> = instrs[..n].iter().collect();
+        let rsp = Loc::Reg(iced_x86::Register::RSP);
+        for (k, sync) in stack_sync::syncs(&refs, true).into_iter().enumerate() {
+            let source = sync
+                .then(|| stack_sync::explicit_source(&refs, k, true))
+                .flatten();
+            let Some((j, d)) = source else { continue };
+            let (Some(pd), Some(cd)) = (desc(j), desc(k)) else {
+                continue;
+            };
+            let weight = i64::from(edge_offset(pd, cd, rsp)) + 1;
+            let cand = Edge {
+                from: j,
+                to: k,
+                weight,
+                loc: Some(rsp),
+            };
+            match merged.get(&(j, k, d)) {
+                Some(old) if old.weight >= weight => {}
+                _ => {
+                    merged.insert((j, k, d), cand);
+                }
             }
         }
     }

@@ -220,6 +220,8 @@ pub struct BoundOptions {
     pub move_elim: bool,
     /// See `stack_engine`: a pointer walk's load is a cycle faster where the arch says so.
     pub pointer_chasing: bool,
+    /// See `stack_engine`: an explicit rsp reader after push/pop waits for a sync µop.
+    pub stack_sync: bool,
 }
 
 impl Default for BoundOptions {
@@ -230,6 +232,7 @@ impl Default for BoundOptions {
             stack_engine: false,
             move_elim: false,
             pointer_chasing: false,
+            stack_sync: false,
         }
     }
 }

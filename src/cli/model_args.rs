@@ -40,6 +40,9 @@ pub struct ModelArgs {
     /// Sandy Bridge to Cascade Lake).
     #[arg(long)]
     pub no_fast_pointer_chasing: bool,
+    /// No stack-synchronization µops (an explicit rsp reader after push/pop/call/ret).
+    #[arg(long)]
+    pub no_stack_sync: bool,
 }
 
 impl ModelArgs {
@@ -58,6 +61,7 @@ impl ModelArgs {
             stack_engine: base.stack_engine,
             data_paths: base.data_paths,
             pointer_chasing: base.pointer_chasing && !self.no_fast_pointer_chasing,
+            stack_sync: base.stack_sync && !self.no_stack_sync,
         }
     }
 }
@@ -118,6 +122,13 @@ mod tests {
                 ..d()
             }),
             ["no-fast-pointer-chasing"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_stack_sync: true,
+                ..d()
+            }),
+            ["no-stack-sync"]
         );
     }
 }

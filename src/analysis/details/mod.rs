@@ -15,6 +15,7 @@ pub mod fusion;
 pub mod memory;
 pub mod pointer_chase;
 pub mod ports;
+pub mod stack_sync;
 
 use crate::ir::{Instr, Loc};
 use crate::uarch::MicroArch;
@@ -46,6 +47,9 @@ pub struct ModelOptions {
     /// A pointer walk's load is a cycle faster where the arch has the fast path
     /// (`memory.fast_pointer_chasing`; `--no-fast-pointer-chasing`).
     pub pointer_chasing: bool,
+    /// An explicit rsp reader after push/pop/call/ret gets a stack-sync µop
+    /// (`--no-stack-sync`; only with the stack engine).
+    pub stack_sync: bool,
 }
 
 impl ModelOptions {
@@ -59,6 +63,7 @@ impl ModelOptions {
         stack_engine: true,
         data_paths: true,
         pointer_chasing: true,
+        stack_sync: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -71,6 +76,7 @@ impl ModelOptions {
         stack_engine: false,
         data_paths: false,
         pointer_chasing: false,
+        stack_sync: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -99,6 +105,9 @@ impl ModelOptions {
         }
         if !self.pointer_chasing {
             out.push("no-fast-pointer-chasing");
+        }
+        if !self.stack_sync {
+            out.push("no-stack-sync");
         }
         out
     }

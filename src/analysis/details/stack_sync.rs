@@ -1,0 +1,119 @@
+//! Stack-synchronization µops: the stack engine keeps the offset that push/pop/call/ret add
+//! to rsp in the front end, so an instruction that names rsp itself (an operand, or the
+//! base or index of an address) while that offset is not zero first gets a µop that writes
+//! the true rsp. That µop takes an issue slot and an ALU port, and the reader waits a cycle
+//! more for rsp (the uiCA paper, arXiv 2107.14210; Agner Fog, "The microarchitecture of
+//! Intel, AMD and VIA CPUs", "Stack engine"). After it the offset is zero again. The sync
+//! µop is folded into its reader here: one more µop on the arch's ALU ports, one more slot,
+//! one more cycle on the edge that brings rsp (docs/model.md, "Stack synchronization").
+
+use iced_x86::Register;
+
+use super::is_stack_op;
+use crate::ir::{AccessKind, Instr, Loc, Role};
+
+/// Which of `instrs` (in program order) need a sync µop. With `looped` the sequence
+/// repeats, so the offset left by the end carries into the start.
+pub fn syncs(instrs: &[&Instr], looped: bool) -> Vec<bool> {
+    let run = |mut dirty: bool| {
+        let mut out = Vec::with_capacity(instrs.len());
+        for i in instrs {
+            let sync = dirty && !is_stack_op(i) && reads_rsp_explicitly(i);
+            out.push(sync);
+            if is_stack_op(i) {
+                dirty = true;
+            } else if sync || writes_rsp(i) {
+                dirty = false;
+            }
+        }
+        (out, dirty)
+    };
+    let (first, dirty_at_end) = run(false);
+    if looped && dirty_at_end {
+        run(true).0
+    } else {
+        first
+    }
+}
+
+/// The instruction whose rsp the sync µop of `instrs[k]` rebuilds: the last explicit (not
+/// push/pop/call/ret) writer of rsp before it, as (position, iteration distance); with
+/// `looped` the search wraps into the previous iteration. The dependency graph links the
+/// reader to the last stack operation instead, whose rsp the stack engine supplies.
+pub fn explicit_source(instrs: &[&Instr], k: usize, looped: bool) -> Option<(usize, u32)> {
+    let writer = |j: &usize| !is_stack_op(instrs[*j]) && writes_rsp(instrs[*j]);
+    if let Some(j) = (0..k).rev().find(writer) {
+        return Some((j, 0));
+    }
+    if looped {
+        return (k..instrs.len()).rev().find(writer).map(|j| (j, 1));
+    }
+    None
+}
+
+/// Whether `loc` is rsp, the location whose edge the sync µop lengthens.
+pub fn is_rsp(loc: Loc) -> bool {
+    loc == Loc::Reg(Register::RSP)
+}
+
+/// rsp read as an operand or in an address (not the implicit use of a stack operation).
+fn reads_rsp_explicitly(i: &Instr) -> bool {
+    i.accesses.iter().any(|a| {
+        is_rsp(a.loc)
+            && a.kind == AccessKind::Read
+            && matches!(a.role, Role::Operand(_) | Role::Address { .. })
+    })
+}
+
+/// An explicit write of rsp (`mov rsp, rbp`, `add rsp, 8`) sets the true value.
+fn writes_rsp(i: &Instr) -> bool {
+    i.accesses
+        .iter()
+        .any(|a| is_rsp(a.loc) && a.kind != AccessKind::Read)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode_bytes;
+    use crate::input::parse_hex;
+
+    fn marks(hex: &str, looped: bool) -> Vec<bool> {
+        let i = decode_bytes(&parse_hex(hex).expect("hex"), 0).expect("decodes");
+        let refs: Vec<&Instr> = i.iter().collect();
+        syncs(&refs, looped)
+    }
+
+    #[test]
+    fn an_explicit_rsp_reader_after_a_pop_syncs_once() {
+        // pop rbx; mov rax, [rsp+8]; mov rcx, [rsp+16]
+        assert_eq!(marks("5b488b442408488b4c2410", false), [false, true, false]);
+        // mov rax, [rsp+8] alone: no stack operation before it.
+        assert_eq!(marks("488b442408", false), [false]);
+    }
+
+    #[test]
+    fn the_offset_carries_around_a_loop() {
+        // add rsp, 8; mov edx, 5; pop rbx; pop rbp (ZEN4 block set, measured 2.00): in a
+        // loop the pops of one iteration leave an offset that the next add must sync.
+        let hex = "4883c408ba050000005b5d";
+        assert_eq!(marks(hex, false), [false, false, false, false]);
+        assert_eq!(marks(hex, true), [true, false, false, false]);
+    }
+
+    #[test]
+    fn the_sync_rebuilds_rsp_from_the_last_explicit_write() {
+        let i = decode_bytes(&parse_hex("4883c408ba050000005b5d").unwrap(), 0).unwrap();
+        let refs: Vec<&Instr> = i.iter().collect();
+        // The add's own write, one iteration back; none without a loop.
+        assert_eq!(explicit_source(&refs, 0, true), Some((0, 1)));
+        assert_eq!(explicit_source(&refs, 0, false), None);
+        assert_eq!(explicit_source(&refs, 3, false), Some((0, 0)));
+    }
+
+    #[test]
+    fn an_explicit_write_resets_the_offset() {
+        // push rax; mov rsp, rbp; mov rax, [rsp]
+        assert_eq!(marks("504889ec488b0424", false), [false, false, false]);
+    }
+}
