@@ -21,6 +21,7 @@ pub mod dataset;
 pub mod db;
 pub mod decode;
 pub mod deps;
+pub mod frontend;
 pub mod fsutil;
 pub mod input;
 pub mod ir;

@@ -14,6 +14,7 @@
 //!   --out DIR         plots and per-block CSV (default target/accuracy)
 //!   --limit N         first N blocks per arch only
 //!   --steps           accuracy of each pipeline detail added in turn (issue #7), no llvm-mca
+//!   --average-frontend  the front end as average rates, not the legacy decode unit (issue #15)
 //!   --worst N         list the N blocks with the largest suaca error (default 15)
 //!   --emit-speed-inputs DIR [--repeat K]
 //!                     write DIR/blocks.txt (hex per line) and DIR/blocks.s (llvm-mca regions)
@@ -58,6 +59,7 @@ struct Args {
     emit: Option<PathBuf>,
     repeat: usize,
     steps: bool,
+    average_frontend: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -74,6 +76,7 @@ fn parse_args() -> Result<Args, String> {
         emit: None,
         repeat: 1,
         steps: false,
+        average_frontend: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -94,6 +97,7 @@ fn parse_args() -> Result<Args, String> {
             "--emit-speed-inputs" => a.emit = Some(value()?.into()),
             "--repeat" => a.repeat = number(value()?)?.max(1),
             "--steps" => a.steps = true,
+            "--average-frontend" => a.average_frontend = true,
             _ => {
                 return Err(format!(
                     "unknown option `{flag}` (see the doc comment of examples/accuracy/main.rs)"
@@ -127,7 +131,10 @@ fn real_main() -> Result<(), String> {
         mca: args.mca.clone(),
         scratch: args.out.clone(),
         limit: args.limit,
-        model: suaca::analysis::details::ModelOptions::FULL,
+        model: suaca::analysis::details::ModelOptions {
+            frontend_unit: !args.average_frontend,
+            ..suaca::analysis::details::ModelOptions::FULL
+        },
     };
     if args.steps {
         return steps::print(&opts);

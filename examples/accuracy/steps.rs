@@ -3,6 +3,8 @@
 
 use suaca::analysis::details::ModelOptions;
 
+use suaca::batch::metrics::Metrics;
+
 use crate::bench::{self, Options, Tool};
 
 /// The cumulative steps, from the thesis' model to the full one.
@@ -22,7 +24,9 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.data_paths = true;
     out.push(("+ load/store data paths", m));
     m.frontend = true;
-    out.push(("+ front end (decoders, LCP, MS)", m));
+    out.push(("+ front end, average rates (--average-frontend)", m));
+    m.frontend_unit = true;
+    out.push(("+ front-end unit (predecoder, IQ, decoders, MS)", m));
     m.pointer_chasing = true;
     out.push(("+ fast pointer chasing", m));
     m.stack_sync = true;
@@ -44,25 +48,31 @@ pub fn print(opts: &Options) -> Result<(), String> {
         let archs = o.archs();
         let mut cells = vec![name.to_string()];
         for arch in &archs {
-            let m = o.metrics(Tool::Suaca, |b| &b.arch == arch);
-            let tau = m.kendall_tau.map_or("-".into(), |t| format!("{t:.3}"));
-            cells.push(format!("{:.1}% / {tau}", m.mape * 100.0));
+            cells.push(cell(&o.metrics(Tool::Suaca, |b| &b.arch == arch)));
         }
-        let all = o.metrics(Tool::Suaca, |_| true);
-        cells.push(format!(
-            "{:.1}% / {}",
-            all.mape * 100.0,
-            all.kendall_tau.map_or("-".into(), |t| format!("{t:.3}"))
-        ));
+        cells.push(cell(&o.metrics(Tool::Suaca, |_| true)));
         header_archs.get_or_insert(archs);
         lines.push(format!("| {} |", cells.join(" | ")));
     }
     let archs = header_archs.unwrap_or_default();
-    println!("## Each pipeline detail, added in turn (MAPE / Kendall tau)\n");
+    println!(
+        "## Each pipeline detail, added in turn (MAPE / median APE / Kendall tau / within 10%)\n"
+    );
     println!("| Step | {} | all |", archs.join(" | "));
     println!("|---|{}---|", "---|".repeat(archs.len()));
     for l in lines {
         println!("{l}");
     }
     Ok(())
+}
+
+/// One table cell: MAPE / median APE / Kendall's tau / share within 10%.
+fn cell(m: &Metrics) -> String {
+    let tau = m.kendall_tau.map_or("-".into(), |t| format!("{t:.3}"));
+    format!(
+        "{:.1}% / {:.1}% / {tau} / {:.0}%",
+        m.mape * 100.0,
+        m.median_ape * 100.0,
+        m.within_10 * 100.0
+    )
 }

@@ -370,7 +370,14 @@ pub fn analyze_region(
     let all: Vec<usize> = (0..instrs.len()).collect();
     let mut program = program::build(&all, descs, &deps, &cx);
     if opts.model.frontend {
-        program.frontend = details::frontend::delivery(&bounds, &machine.arch);
+        let layout = if cx.loop_mode {
+            crate::frontend::Layout::Loop
+        } else {
+            crate::frontend::Layout::Unrolled
+        };
+        let legacy =
+            details::frontend::legacy_cycles(instrs, descs, &machine.arch, opts.model, layout);
+        program.frontend = details::frontend::delivery(&bounds, &machine.arch, legacy);
     }
     let memory = if opts.model.mem_deps {
         details::memory::graph_edges(&cx, &all, descs)

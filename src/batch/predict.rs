@@ -24,6 +24,7 @@ use crate::cfg::Cfg;
 use crate::db::InstrDesc;
 use crate::decode::{self, DecodeError};
 use crate::deps::{DepGraph, DepLimits, TooComplex};
+use crate::frontend::Layout;
 use crate::input::{parse_hex, InputError};
 use crate::ir::Instr;
 use crate::sim::SimError;
@@ -167,10 +168,17 @@ pub fn predict_instrs(
             .iter()
             .map(|i| u64::from(i.slots.unwrap_or(i.uops.len() as u32)))
             .sum();
-        prog.frontend = if loop_mode {
-            details::frontend::delivery(&b, &model.machine.arch)
+        let arch = &model.machine.arch;
+        let layout = if loop_mode {
+            Layout::Loop
         } else {
-            details::frontend::unrolled_delivery(&b, &model.machine.arch, fused, 2 * n)
+            Layout::Unrolled
+        };
+        let legacy = details::frontend::legacy_cycles(instrs, &descs, arch, opts.model, layout);
+        prog.frontend = if loop_mode {
+            details::frontend::delivery(&b, arch, legacy)
+        } else {
+            details::frontend::unrolled_delivery(&b, arch, fused, 2 * n, legacy)
         };
     }
     let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;

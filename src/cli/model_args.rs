@@ -33,6 +33,10 @@ pub struct ModelArgs {
     /// Front end limited only by the issue width (no decoders, µop cache, microcode, LCP).
     #[arg(long)]
     pub simple_frontend: bool,
+    /// Front end as average rates of its parts (before issue #15), not the cycle-level
+    /// legacy decode unit (predecoder blocks, instruction queue, decoders).
+    #[arg(long)]
+    pub average_frontend: bool,
     /// No dependencies from a store to a later load of the same address.
     #[arg(long)]
     pub no_mem_deps: bool,
@@ -57,6 +61,7 @@ impl ModelArgs {
             micro_fusion: base.micro_fusion && !self.no_micro_fusion,
             move_elim: base.move_elim && !self.no_move_elim,
             frontend: base.frontend && !self.simple_frontend,
+            frontend_unit: base.frontend_unit && !self.simple_frontend && !self.average_frontend,
             mem_deps: base.mem_deps && !self.no_mem_deps,
             stack_engine: base.stack_engine,
             data_paths: base.data_paths,
@@ -108,6 +113,13 @@ mod tests {
                 ..d()
             }),
             ["simple-frontend"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                average_frontend: true,
+                ..d()
+            }),
+            ["average-frontend"]
         );
         assert_eq!(
             one(ModelArgs {

@@ -160,6 +160,19 @@ pub struct FrontEnd {
     pub lcp_penalty: Option<u32>,
     /// Taken branches per cycle for tiny loops with a single backward branch.
     pub small_loop_taken_branches_per_cycle: Option<f64>,
+    /// Instructions the predecoder marks per cycle within one fetch block
+    /// (`decode_bytes_per_cycle` bytes, aligned).
+    pub predecode_width: Option<u32>,
+    /// Whether an instruction that crosses into the next fetch block, when it is all that is
+    /// left of its block, takes a predecode cycle of its own.
+    pub predecode_carry_cycle: Option<bool>,
+    /// Cycles from predecode until an instruction may be decoded.
+    pub predecode_decode_delay: Option<u32>,
+    /// Instruction queue (between predecoder and decoders) capacity in instructions.
+    pub iq_entries: Option<u32>,
+    /// Whether the first instruction of a macro-fused pair may go to the last decoder of a
+    /// cycle (`false` on Sandy Bridge to Broadwell).
+    pub macro_fusion_on_last_decoder: Option<bool>,
 }
 
 /// Load/store units and caches.

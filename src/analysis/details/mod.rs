@@ -35,6 +35,10 @@ pub struct ModelOptions {
     /// The front end delivers iterations at the rate of its decoders, µop cache, microcode
     /// sequencer and taken branches (`--simple-frontend`: only the issue width).
     pub frontend: bool,
+    /// On Intel cores with the parameters, the legacy decoders' rate comes from the
+    /// cycle-level front-end unit ([`crate::frontend`]: 16-byte predecode blocks, instruction
+    /// queue, decoders, MS) instead of average rates (`--average-frontend`).
+    pub frontend_unit: bool,
     /// A load depends on an earlier store to the same base, index and displacement
     /// (`--no-mem-deps`).
     pub mem_deps: bool,
@@ -59,6 +63,7 @@ impl ModelOptions {
         micro_fusion: true,
         move_elim: true,
         frontend: true,
+        frontend_unit: true,
         mem_deps: true,
         stack_engine: true,
         data_paths: true,
@@ -72,6 +77,7 @@ impl ModelOptions {
         micro_fusion: false,
         move_elim: false,
         frontend: false,
+        frontend_unit: false,
         mem_deps: false,
         stack_engine: false,
         data_paths: false,
@@ -93,6 +99,8 @@ impl ModelOptions {
         }
         if !self.frontend {
             out.push("simple-frontend");
+        } else if !self.frontend_unit {
+            out.push("average-frontend");
         }
         if !self.mem_deps {
             out.push("no-mem-deps");
