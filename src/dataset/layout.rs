@@ -92,6 +92,7 @@ pub(crate) fn write(
 /// Where a file's bytes are: on disk (read piecewise) or in memory (built for one run).
 #[derive(Debug)]
 pub(crate) enum Blob {
+    #[cfg(unix)]
     File(fs::File),
     Memory(Vec<u8>),
 }
@@ -99,6 +100,7 @@ pub(crate) enum Blob {
 impl Blob {
     fn len(&self) -> io::Result<u64> {
         match self {
+            #[cfg(unix)]
             Blob::File(f) => Ok(f.metadata()?.len()),
             Blob::Memory(v) => Ok(v.len() as u64),
         }
@@ -107,6 +109,7 @@ impl Blob {
     /// Exactly `len` bytes at `offset`.
     fn read(&self, offset: u64, len: usize) -> io::Result<Vec<u8>> {
         match self {
+            #[cfg(unix)]
             Blob::File(f) => {
                 let mut buf = vec![0u8; len];
                 read_exact_at(f, &mut buf, offset)?;
@@ -121,18 +124,10 @@ impl Blob {
     }
 }
 
+/// A positioned read (`pread`): threads read records of one file at the same time.
 #[cfg(unix)]
 fn read_exact_at(f: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
-}
-
-#[cfg(not(unix))]
-fn read_exact_at(f: &fs::File, buf: &mut [u8], offset: u64) -> io::Result<()> {
-    // No positioned read here: a cloned handle shares the cursor, so seek and read on it.
-    use std::io::{Read, Seek};
-    let mut f = f.try_clone()?;
-    f.seek(io::SeekFrom::Start(offset))?;
-    f.read_exact(buf)
 }
 
 /// A file whose header is checked; its sections and records are still where they were.
@@ -171,8 +166,13 @@ impl Opened {
 
 /// Opens an index file and checks its header against `key`/`arch`.
 pub(crate) fn open_file(path: &Path, key: &SourceKey, arch: &str) -> Probe<Opened> {
-    match fs::File::open(path) {
-        Ok(f) => open(Blob::File(f), key, arch),
+    // Without `pread` (not unix) the whole file is read: correct, only not lazy.
+    #[cfg(unix)]
+    let blob = fs::File::open(path).map(Blob::File);
+    #[cfg(not(unix))]
+    let blob = fs::read(path).map(Blob::Memory);
+    match blob {
+        Ok(b) => open(b, key, arch),
         // Not there, or the cache path is unusable: building will tell (and warn) if the
         // cache cannot be written.
         Err(_) => Probe::Missing,
