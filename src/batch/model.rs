@@ -107,6 +107,12 @@ pub fn load_models<S: AsRef<str>>(
         .par_iter()
         .map(|(key, arch, data)| (key.clone(), ArchModel::new(arch, data)))
         .collect();
+    // Records are checked as they are read: damage found while building is reported too.
+    for (_, arch, data) in &loaded {
+        if let Some(w) = data.damage() {
+            out.warnings.push((arch.name.clone(), w.clone()));
+        }
+    }
     out.models.extend(models);
     out
 }

@@ -116,6 +116,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     let db = InstrDb::new(data.records_with_iclass(&iclasses), &arch.name, |g| {
         arch.port_mask(g)
     });
+    // Records are checked as they are read: damage found just now is reported too.
+    warnings.extend(data.damage().cloned().map(Warning::Dataset));
     let machine = Machine::of(&arch);
     let opts = AnalysisOptions {
         what_if: WhatIf {

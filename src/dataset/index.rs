@@ -1,15 +1,16 @@
 //! The per-arch binary index cache of an `instructions.xml`.
 //!
-//! Owns: the on-disk index format (`INDEX_FORMAT`), source identity, atomic writes, the build
-//! lock. Must not touch: the XML schema (it stores `uopsxml` records as they are).
+//! Owns: source identity, building the index (one pass over the XML), the manifest, the build
+//! lock. Must not touch: the XML schema (it stores `uopsxml` records as they are), the byte
+//! layout of a file (`layout`) or of the key directory (`directory`).
 //!
 //! Layout: `<cache>/uops-index/<16 hex of the source id>/` holds one `<ARCH>.bin` per arch and a
-//! `archs.bin` manifest (arch → instruction count). Every file is
-//! `MAGIC | u32 header length | postcard header | payload`, the payload being a table of
-//! `count + 1` u32 offsets and then `count` postcard-encoded `InstrRecord`s (each with only
-//! that arch's `<architecture>`), so single records decode on demand. The header
-//! carries the format version, suaca's version, the source identity and a payload checksum,
-//! so a stale or damaged file is detected and rebuilt, never trusted.
+//! `archs.bin` manifest (arch → instruction count). An arch file has four sections, the key
+//! tables of `string`, `iform` and `iclass` (`directory`) and the record table, then the
+//! postcard-encoded `InstrRecord`s (each with only that arch's `<architecture>`); the
+//! manifest has one section, the postcard map. Format,
+//! suaca version and source identity in the header make a stale file rebuilt; checksums of
+//! the header, each section and each record make a damaged one found, never trusted.
 //!
 //! Writers put each file in a unique temp file in the same directory and rename it into place,
 //! so readers never see a partial file; an advisory lock (`.lock`) makes concurrent suaca
@@ -17,7 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, BufReader, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -25,11 +26,11 @@ use serde::{Deserialize, Serialize};
 use crate::fsutil::Durability;
 use crate::uopsxml::{ArchFilter, InstrReader};
 
+use super::checksum::checksum;
+use super::directory::{DirectoryBuilder, KeyKind};
+use super::layout::{self, ArchFile, Blob, Header, TableBuilder};
 use super::{DataSource, DatasetError};
 
-/// Bump when the on-disk layout or the record types change.
-pub const INDEX_FORMAT: u32 = 1;
-const MAGIC: &[u8; 8] = b"SUACAIX\0";
 const MANIFEST: &str = "archs.bin";
 
 /// Identity of a data source: when any field changes, its index is stale.
@@ -43,18 +44,6 @@ pub(crate) struct SourceKey {
     pub mtime_ns: u128,
     /// Content hash (embedded data only; hashing a 72 MB file on every run is not cheap).
     pub content: u64,
-}
-
-#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Header {
-    format: u32,
-    suaca: String,
-    source: SourceKey,
-    /// Arch of the records, or empty for the manifest.
-    arch: String,
-    count: u32,
-    payload_len: u64,
-    checksum: u64,
 }
 
 /// What reading one index file gave.
@@ -118,174 +107,44 @@ pub(crate) fn arch_file(dir: &Path, arch: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// A 64-bit checksum over 8-byte words: each step is a bijection of the state, so any single
-/// changed word changes the result. Not cryptographic, only for damage detection and naming.
-pub(crate) fn checksum(data: &[u8]) -> u64 {
-    let mut sum = Checksum::new(data.len() as u64);
-    sum.update(data);
-    sum.finish()
+/// The record table's section in an arch file; sections `KeyKind as usize` are the key
+/// tables.
+const TABLE_SECTION: usize = 3;
+
+/// An opened arch file (header and record table checked).
+fn arch_index(opened: layout::Opened) -> Result<ArchFile, String> {
+    if opened.header.sections.len() != TABLE_SECTION + 1 {
+        return Err("an arch file has four sections".into());
+    }
+    ArchFile::new(opened, TABLE_SECTION)
 }
 
-/// [`checksum`] computed piecewise: the total length must be known up front.
-pub(crate) struct Checksum {
-    h: u64,
-    pending: [u8; 8],
-    filled: usize,
-}
-
-const CHECKSUM_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-impl Checksum {
-    pub fn new(total_len: u64) -> Checksum {
-        Checksum {
-            h: 0xcbf2_9ce4_8422_2325 ^ total_len,
-            pending: [0; 8],
-            filled: 0,
-        }
-    }
-
-    fn word(&mut self, w: [u8; 8]) {
-        self.h = (self.h ^ u64::from_le_bytes(w))
-            .wrapping_mul(CHECKSUM_PRIME)
-            .rotate_left(29);
-    }
-
-    pub fn update(&mut self, mut data: &[u8]) {
-        if self.filled > 0 {
-            let take = (8 - self.filled).min(data.len());
-            self.pending[self.filled..self.filled + take].copy_from_slice(&data[..take]);
-            self.filled += take;
-            data = &data[take..];
-            if self.filled < 8 {
-                return;
-            }
-            self.word(self.pending);
-            self.filled = 0;
-        }
-        let mut chunks = data.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.word(w);
-        }
-        let rest = chunks.remainder();
-        self.pending[..rest.len()].copy_from_slice(rest);
-        self.filled = rest.len();
-    }
-
-    pub fn finish(self) -> u64 {
-        let mut h = self.h;
-        for &b in &self.pending[..self.filled] {
-            h = (h ^ u64::from(b)).wrapping_mul(CHECKSUM_PRIME);
-        }
-        h ^ (h >> 31)
+fn checked(p: Probe<layout::Opened>) -> Probe<ArchFile> {
+    match p {
+        Probe::Fresh(o) => match arch_index(o) {
+            Ok(a) => Probe::Fresh(a),
+            Err(reason) => Probe::Corrupt(reason),
+        },
+        Probe::Missing => Probe::Missing,
+        Probe::Stale => Probe::Stale,
+        Probe::Corrupt(e) => Probe::Corrupt(e),
     }
 }
 
-fn suaca_version() -> String {
-    env!("CARGO_PKG_VERSION").to_string()
-}
-
-/// An arch's encoded records inside a buffer: from `start`, `count + 1` little-endian u32
-/// offsets (relative to the end of that table), then `count` postcard records.
-pub(crate) struct Payload {
-    pub bytes: Vec<u8>,
-    pub start: usize,
-    pub count: u32,
-}
-
-impl Payload {
-    /// Splits the offset table: the byte range of each record in `bytes`.
-    pub fn spans(&self) -> Result<Vec<(usize, usize)>, String> {
-        let n = self.count as usize;
-        let table_len = (n + 1)
-            .checked_mul(4)
-            .ok_or_else(|| "record count overflows".to_string())?;
-        let data = self.bytes.get(self.start..).unwrap_or(&[]);
-        if data.len() < table_len {
-            return Err("offset table cut short".into());
-        }
-        let base = self.start + table_len;
-        let off = |i: usize| {
-            let b = &data[i * 4..i * 4 + 4];
-            u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
-        };
-        let mut spans = Vec::with_capacity(n);
-        for i in 0..n {
-            let (a, b) = (off(i), off(i + 1));
-            if a > b || base + b > self.bytes.len() {
-                return Err(format!("bad offsets for record {i}"));
-            }
-            spans.push((base + a, base + b));
-        }
-        if base + off(n) != self.bytes.len() {
-            return Err("trailing bytes after the records".into());
-        }
-        Ok(spans)
-    }
-}
-
-/// Reads one index file and checks it against `key`/`arch`.
-fn probe_file(path: &Path, key: &SourceKey, arch: &str) -> Probe<Payload> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        // Not there, or the cache path is unusable: building will tell (and warn) if the
-        // cache cannot be written.
-        Err(_) => return Probe::Missing,
-    };
-    let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) else {
-        return Probe::Corrupt("bad magic".into());
-    };
-    if rest.len() < 4 {
-        return Probe::Corrupt("short header".into());
-    }
-    let hlen = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
-    let rest = &rest[4..];
-    if rest.len() < hlen {
-        return Probe::Corrupt("short header".into());
-    }
-    let header: Header = match postcard::from_bytes(&rest[..hlen]) {
-        Ok(h) => h,
-        // An older format may not even decode: that is staleness, not damage, if the
-        // magic matched. We cannot tell them apart, so call it stale.
-        Err(_) => return Probe::Stale,
-    };
-    if header.format != INDEX_FORMAT || header.suaca != suaca_version() || header.source != *key {
-        return Probe::Stale;
-    }
-    if header.arch != arch {
-        return Probe::Corrupt(format!("holds arch `{}`", header.arch));
-    }
-    let start = MAGIC.len() + 4 + hlen;
-    let payload = &bytes[start..];
-    if payload.len() as u64 != header.payload_len {
-        return Probe::Corrupt(format!(
-            "payload is {} bytes, header says {}",
-            payload.len(),
-            header.payload_len
-        ));
-    }
-    if checksum(payload) != header.checksum {
-        return Probe::Corrupt("checksum mismatch".into());
-    }
-    Probe::Fresh(Payload {
-        bytes,
-        start,
-        count: header.count,
-    })
-}
-
-/// The encoded records of `arch` from a fresh index file (decoded lazily by `ArchData`).
-pub(crate) fn probe_arch(dir: &Path, key: &SourceKey, arch: &str) -> Probe<Payload> {
-    probe_file(&arch_file(dir, arch), key, arch)
+/// `arch`'s fresh index file, opened (records are read on demand by `ArchData`).
+pub(crate) fn probe_arch(dir: &Path, key: &SourceKey, arch: &str) -> Probe<ArchFile> {
+    checked(layout::open_file(&arch_file(dir, arch), key, arch))
 }
 
 /// The arch list of a fresh manifest.
 pub(crate) fn probe_manifest(dir: &Path, key: &SourceKey) -> Probe<BTreeMap<String, u32>> {
-    match probe_file(&dir.join(MANIFEST), key, "") {
-        Probe::Fresh(p) => match postcard::from_bytes(&p.bytes[p.start..]) {
-            Ok(m) => Probe::Fresh(m),
-            Err(e) => Probe::Corrupt(e.to_string()),
+    match layout::open_file(&dir.join(MANIFEST), key, "") {
+        Probe::Fresh(o) => match o.section(0) {
+            Ok(map) => match postcard::from_bytes(&map) {
+                Ok(m) => Probe::Fresh(m),
+                Err(e) => Probe::Corrupt(e.to_string()),
+            },
+            Err(e) => Probe::Corrupt(e),
         },
         Probe::Missing => Probe::Missing,
         Probe::Stale => Probe::Stale,
@@ -304,10 +163,12 @@ pub(crate) enum Target<'a> {
         /// The source identity written into each header.
         key: &'a SourceKey,
     },
-    /// Only `arch`, kept in memory: for a cache that cannot be written.
+    /// Only `arch`, as an index file in memory: for a cache that cannot be written.
     Memory {
         /// The arch to keep.
         arch: &'a str,
+        /// The source identity (the in-memory file is checked like one on disk).
+        key: &'a SourceKey,
     },
 }
 
@@ -315,8 +176,8 @@ pub(crate) enum Target<'a> {
 pub(crate) struct Built {
     /// arch → instructions with a measurement on it (every arch of the source).
     pub manifest: BTreeMap<String, u32>,
-    /// The records of the [`Target::Memory`] arch, if the source has it.
-    pub payload: Option<Payload>,
+    /// The index of the [`Target::Memory`] arch, if the source has it.
+    pub memory: Option<ArchFile>,
 }
 
 /// Why [`build`] failed: the source (fatal), or the cache (fall back to memory).
@@ -337,6 +198,12 @@ impl From<io::Error> for BuildError {
     }
 }
 
+fn too_big() -> BuildError {
+    BuildError::Source(DatasetError::Encode {
+        detail: "one arch has more than 4 GiB of records".into(),
+    })
+}
+
 /// One arch's records while building: offsets in memory (4 bytes per record), the records
 /// themselves in memory or in a spill file.
 struct ArchSink {
@@ -347,19 +214,23 @@ struct ArchSink {
 }
 
 impl ArchSink {
+    fn new(spill: Option<io::BufWriter<fs::File>>) -> ArchSink {
+        ArchSink {
+            offsets: Vec::new(),
+            len: 0,
+            spill,
+            memory: Vec::new(),
+        }
+    }
+
     fn push(&mut self, encoded: &[u8]) -> Result<(), BuildError> {
-        // Offsets are u32 on disk: an arch with more than 4 GiB of records cannot be indexed.
-        let offset = u32::try_from(self.len).map_err(|_| {
-            BuildError::Source(DatasetError::Encode {
-                detail: "one arch has more than 4 GiB of records".into(),
-            })
-        })?;
+        // Offsets are u32 in the record table: an arch with more than 4 GiB of records
+        // cannot be indexed.
+        let offset = u32::try_from(self.len).map_err(|_| too_big())?;
         self.offsets.push(offset);
         self.len += encoded.len() as u64;
         if self.len > u64::from(u32::MAX) {
-            return Err(BuildError::Source(DatasetError::Encode {
-                detail: "one arch has more than 4 GiB of records".into(),
-            }));
+            return Err(too_big());
         }
         match &mut self.spill {
             Some(w) => w.write_all(encoded)?,
@@ -368,27 +239,74 @@ impl ArchSink {
         Ok(())
     }
 
-    /// The offset table: `count + 1` little-endian u32.
-    fn table(&self) -> Vec<u8> {
-        let mut t = Vec::with_capacity((self.offsets.len() + 1) * 4);
-        for o in &self.offsets {
-            t.extend_from_slice(&o.to_le_bytes());
+    /// Writes this arch's index file to `w`: one pass over the records for the key tables
+    /// and the record table, then the file with the records copied after them (a spill file
+    /// is read twice, sequentially, just after the OS cached it).
+    fn write(self, w: &mut dyn Write, key: &SourceKey, arch: &str) -> io::Result<()> {
+        let count = self.offsets.len();
+        let mut records: Box<dyn ReadSeek> = match self.spill {
+            Some(s) => Box::new(s.into_inner().map_err(|e| e.into_error())?),
+            None => Box::new(io::Cursor::new(self.memory)),
+        };
+        records.seek(io::SeekFrom::Start(0))?;
+        // Sized up front: a large arch's tables then never hold twice their size.
+        let mut keys = DirectoryBuilder::with_capacity(count);
+        let mut table = TableBuilder::with_capacity(count);
+        {
+            let mut r = BufReader::with_capacity(1 << 16, &mut records);
+            let mut buf = Vec::new();
+            for i in 0..count {
+                let end = self.offsets.get(i + 1).map_or(self.len, |&o| u64::from(o));
+                buf.resize((end - u64::from(self.offsets[i])) as usize, 0);
+                r.read_exact(&mut buf)?;
+                table.push(&buf)?;
+                // `InstrRecord` serializes `string`, `asm`, `iform`, `iclass` first (postcard
+                // writes struct fields in declaration order).
+                let ((string, _asm, iform, iclass), _) =
+                    postcard::take_from_bytes::<(&str, &str, &str, &str)>(&buf)
+                        .map_err(io::Error::other)?;
+                keys.add(i as u32, string, iform, iclass)?;
+            }
         }
-        // `push` keeps `len` within u32.
-        t.extend_from_slice(&(self.len as u32).to_le_bytes());
-        t
-    }
-
-    fn into_payload(self) -> Payload {
-        let mut bytes = self.table();
-        bytes.extend_from_slice(&self.memory);
-        Payload {
-            bytes,
-            start: 0,
-            count: self.offsets.len() as u32,
-        }
+        let keys = keys.finish();
+        let (table, records_len) = table.finish();
+        let header = Header {
+            suaca: env!("CARGO_PKG_VERSION").to_string(),
+            source: key.clone(),
+            arch: arch.to_string(),
+            count: count as u32,
+            sections: Vec::new(),
+            records_len,
+        };
+        records.seek(io::SeekFrom::Start(0))?;
+        layout::write(
+            w,
+            header,
+            &[
+                (keys.encoded_len(KeyKind::String), &|w: &mut dyn Write| {
+                    keys.write_to(KeyKind::String, w)
+                }),
+                (keys.encoded_len(KeyKind::Iform), &|w: &mut dyn Write| {
+                    keys.write_to(KeyKind::Iform, w)
+                }),
+                (keys.encoded_len(KeyKind::Iclass), &|w: &mut dyn Write| {
+                    keys.write_to(KeyKind::Iclass, w)
+                }),
+                (table.len() as u64, &|w: &mut dyn Write| w.write_all(&table)),
+            ],
+            |w| {
+                let copied = io::copy(&mut (&mut records).take(records_len), w)?;
+                if copied != records_len {
+                    return Err(io::Error::other("spill file cut short"));
+                }
+                Ok(())
+            },
+        )
     }
 }
+
+trait ReadSeek: Read + Seek {}
+impl<T: Read + Seek> ReadSeek for T {}
 
 /// Parses the source once: counts every arch's instructions and encodes the records the
 /// target wants. [`Target::Cache`] writes every arch's index file and the manifest.
@@ -407,24 +325,18 @@ pub(crate) fn build(source: &DataSource, target: &Target<'_>) -> Result<Built, B
             }
             *manifest.entry(a.name.clone()).or_default() += 1;
             let sink = match target {
-                Target::Memory { arch } if a.name != *arch => continue,
-                Target::Memory { .. } => sinks.entry(a.name.clone()).or_insert(ArchSink {
-                    offsets: Vec::new(),
-                    len: 0,
-                    spill: None,
-                    memory: Vec::new(),
-                }),
+                Target::Memory { arch, .. } if a.name != *arch => continue,
+                Target::Memory { .. } => sinks
+                    .entry(a.name.clone())
+                    .or_insert_with(|| ArchSink::new(None)),
                 Target::Cache { dir, .. } => match sinks.get_mut(&a.name) {
                     Some(s) => s,
                     None => {
                         fs::create_dir_all(dir)?;
                         let spill = io::BufWriter::new(tempfile::tempfile_in(dir)?);
-                        sinks.entry(a.name.clone()).or_insert(ArchSink {
-                            offsets: Vec::new(),
-                            len: 0,
-                            spill: Some(spill),
-                            memory: Vec::new(),
-                        })
+                        sinks
+                            .entry(a.name.clone())
+                            .or_insert(ArchSink::new(Some(spill)))
                     }
                 },
             };
@@ -437,18 +349,36 @@ pub(crate) fn build(source: &DataSource, target: &Target<'_>) -> Result<Built, B
         }
     }
     match target {
-        Target::Memory { arch } => Ok(Built {
-            payload: sinks.remove(*arch).map(ArchSink::into_payload),
-            manifest,
-        }),
+        Target::Memory { arch, key } => {
+            let memory = match sinks.remove(*arch) {
+                None => None,
+                Some(sink) => {
+                    let mut bytes = Vec::new();
+                    sink.write(&mut bytes, key, arch)?;
+                    match checked(layout::open(Blob::Memory(bytes), key, arch)) {
+                        Probe::Fresh(a) => Some(a),
+                        _ => {
+                            return Err(BuildError::Source(DatasetError::Encode {
+                                detail: "the index built in memory does not read back".into(),
+                            }))
+                        }
+                    }
+                }
+            };
+            Ok(Built { manifest, memory })
+        }
         Target::Cache { dir, key } => {
             for (arch, sink) in sinks {
-                write_spilled(&arch_file(dir, &arch), key, &arch, sink)?;
+                crate::fsutil::write_atomic_with(
+                    &arch_file(dir, &arch),
+                    Durability::Unsynced,
+                    |w| sink.write(w, key, &arch),
+                )?;
             }
             write_manifest(dir, key, &manifest)?;
             Ok(Built {
                 manifest,
-                payload: None,
+                memory: None,
             })
         }
     }
@@ -456,17 +386,23 @@ pub(crate) fn build(source: &DataSource, target: &Target<'_>) -> Result<Built, B
 
 /// Writes the manifest, then removes arch files the source no longer has.
 fn write_manifest(dir: &Path, key: &SourceKey, manifest: &BTreeMap<String, u32>) -> io::Result<()> {
-    let payload = postcard::to_allocvec(manifest).map_err(io::Error::other)?;
-    let mut sum = Checksum::new(payload.len() as u64);
-    sum.update(&payload);
-    write_file(
-        &dir.join(MANIFEST),
-        key,
-        "",
-        manifest.len() as u32,
-        (payload.len() as u64, sum.finish()),
-        |w| w.write_all(&payload),
-    )?;
+    let map = postcard::to_allocvec(manifest).map_err(io::Error::other)?;
+    let header = Header {
+        suaca: env!("CARGO_PKG_VERSION").to_string(),
+        source: key.clone(),
+        arch: String::new(),
+        count: manifest.len() as u32,
+        sections: Vec::new(),
+        records_len: 0,
+    };
+    crate::fsutil::write_atomic_with(&dir.join(MANIFEST), Durability::Unsynced, |w| {
+        layout::write(
+            w,
+            header,
+            &[(map.len() as u64, &|w: &mut dyn Write| w.write_all(&map))],
+            |_| Ok(()),
+        )
+    })?;
     let keep: Vec<PathBuf> = manifest.keys().map(|a| arch_file(dir, a)).collect();
     for entry in fs::read_dir(dir)?.flatten() {
         let p = entry.path();
@@ -476,69 +412,6 @@ fn write_manifest(dir: &Path, key: &SourceKey, manifest: &BTreeMap<String, u32>)
         }
     }
     Ok(())
-}
-
-/// Writes one arch's index file from its spill file: one pass for the checksum, one to copy
-/// (both sequential reads of a file the OS has just cached).
-fn write_spilled(path: &Path, key: &SourceKey, arch: &str, sink: ArchSink) -> io::Result<()> {
-    use std::io::{Read, Seek};
-    let table = sink.table();
-    let count = sink.offsets.len() as u32;
-    let payload_len = table.len() as u64 + sink.len;
-    let mut spill = match sink.spill {
-        Some(w) => w.into_inner().map_err(|e| e.into_error())?,
-        None => return Err(io::Error::other("records were not spilled")),
-    };
-    let mut sum = Checksum::new(payload_len);
-    sum.update(&table);
-    spill.seek(io::SeekFrom::Start(0))?;
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = spill.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        sum.update(&buf[..n]);
-    }
-    spill.seek(io::SeekFrom::Start(0))?;
-    write_file(path, key, arch, count, (payload_len, sum.finish()), |w| {
-        w.write_all(&table)?;
-        let copied = io::copy(&mut (&mut spill).take(sink.len), w)?;
-        if copied != sink.len {
-            return Err(io::Error::other("spill file cut short"));
-        }
-        Ok(())
-    })
-}
-
-/// Writes `MAGIC | header | payload` to `path` atomically ([`crate::fsutil::write_atomic_with`]),
-/// so readers see the old file or the whole new one. `payload` writes
-/// `len_and_sum.0` bytes whose checksum is `len_and_sum.1`. No fsync: a file torn by a
-/// power loss fails its checksum and is rebuilt.
-fn write_file(
-    path: &Path,
-    key: &SourceKey,
-    arch: &str,
-    count: u32,
-    len_and_sum: (u64, u64),
-    payload: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    let header = Header {
-        format: INDEX_FORMAT,
-        suaca: suaca_version(),
-        source: key.clone(),
-        arch: arch.to_string(),
-        count,
-        payload_len: len_and_sum.0,
-        checksum: len_and_sum.1,
-    };
-    let hbytes = postcard::to_allocvec(&header).map_err(io::Error::other)?;
-    crate::fsutil::write_atomic_with(path, Durability::Unsynced, |w| {
-        w.write_all(MAGIC)?;
-        w.write_all(&(hbytes.len() as u32).to_le_bytes())?;
-        w.write_all(&hbytes)?;
-        payload(w)
-    })
 }
 
 /// Holds the build lock of a cache directory until dropped (closing the file releases it).
@@ -560,28 +433,161 @@ pub(crate) fn lock(dir: &Path) -> io::Result<BuildLock> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dataset::directory::KeyTable;
+    use crate::uopsxml::{read_file, InstrRecord};
+
+    fn basic() -> (DataSource, SourceKey) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/xml/basic.xml");
+        let source = DataSource::ExplicitPath(path);
+        let key = source_key(&source).unwrap();
+        (source, key)
+    }
+
+    fn direct(arch: &str) -> Vec<InstrRecord> {
+        let (source, _) = basic();
+        read_file(source.path().unwrap(), &ArchFilter::only([arch])).unwrap()
+    }
+
+    fn all(ix: &ArchFile) -> Result<Vec<InstrRecord>, String> {
+        (0..ix.count() as usize).map(|i| ix.read(i)).collect()
+    }
+
+    /// Every key table of `ix`, read and checked.
+    fn tables(ix: &ArchFile) -> Result<Vec<KeyTable>, String> {
+        KeyKind::ALL
+            .iter()
+            .map(|&k| KeyTable::decode(ix.section(k as usize)?, ix.count()))
+            .collect()
+    }
+
+    /// The SKL index file of `basic.xml`, as bytes.
+    fn skl_file() -> Vec<u8> {
+        let (source, key) = basic();
+        let tmp = tempfile::tempdir().unwrap();
+        let target = Target::Cache {
+            dir: tmp.path(),
+            key: &key,
+        };
+        assert!(build(&source, &target).is_ok());
+        fs::read(arch_file(tmp.path(), "SKL")).unwrap()
+    }
+
+    fn open_bytes(bytes: Vec<u8>) -> Probe<ArchFile> {
+        let (_, key) = basic();
+        checked(layout::open(Blob::Memory(bytes), &key, "SKL"))
+    }
 
     #[test]
-    fn piecewise_checksum_equals_the_whole() {
-        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 + i / 13) as u8).collect();
-        let whole = checksum(&data);
-        for split in [
-            &[0usize][..],
-            &[1],
-            &[3, 5],
-            &[7, 8, 9],
-            &[8, 16, 17],
-            &[500, 999],
-        ] {
-            let mut sum = Checksum::new(data.len() as u64);
-            let mut at = 0;
-            for &s in split {
-                sum.update(&data[at..s]);
-                at = s;
-            }
-            sum.update(&data[at..]);
-            assert_eq!(sum.finish(), whole, "split at {split:?}");
+    fn round_trip_on_disk_and_in_memory() {
+        let (source, key) = basic();
+        let tmp = tempfile::tempdir().unwrap();
+        let target = Target::Cache {
+            dir: tmp.path(),
+            key: &key,
+        };
+        let Ok(built) = build(&source, &target) else {
+            panic!("builds")
+        };
+        assert_eq!(built.manifest.get("SKL"), Some(&5));
+        let Probe::Fresh(disk) = probe_arch(tmp.path(), &key, "SKL") else {
+            panic!("fresh")
+        };
+        let Probe::Fresh(manifest) = probe_manifest(tmp.path(), &key) else {
+            panic!("fresh manifest")
+        };
+        assert_eq!(manifest, built.manifest);
+        let Ok(Built {
+            memory: Some(memory),
+            ..
+        }) = build(
+            &source,
+            &Target::Memory {
+                arch: "SKL",
+                key: &key,
+            },
+        )
+        else {
+            panic!("builds in memory")
+        };
+        for ix in [disk, memory] {
+            assert_eq!(all(&ix).unwrap(), direct("SKL"));
+            let iclasses = &tables(&ix).unwrap()[KeyKind::Iclass as usize];
+            let add: Vec<usize> = iclasses.ids("ADD").collect();
+            assert_eq!(add.len(), 1);
+            assert_eq!(ix.read(add[0]).unwrap().string, "ADD_01 (R64, R64)");
         }
-        assert_ne!(checksum(&data[..999]), whole);
+        // Another arch of the same file, another key: stale, never mixed up.
+        let other = SourceKey {
+            size: key.size + 1,
+            ..key.clone()
+        };
+        assert!(matches!(
+            probe_arch(tmp.path(), &other, "SKL"),
+            Probe::Stale
+        ));
+        assert!(matches!(
+            probe_arch(tmp.path(), &key, "NOPE"),
+            Probe::Missing
+        ));
+    }
+
+    #[test]
+    fn every_damaged_byte_is_found_at_open_or_at_read() {
+        let good = skl_file();
+        assert!(matches!(open_bytes(good.clone()), Probe::Fresh(_)));
+        for at in 0..good.len() {
+            let mut bad = good.clone();
+            bad[at] ^= 0x10;
+            match open_bytes(bad) {
+                Probe::Corrupt(_) => {}
+                // The format word: another format is stale, not damaged.
+                Probe::Stale => assert!((8..12).contains(&at), "byte {at}: stale"),
+                Probe::Missing => panic!("byte {at}: missing"),
+                Probe::Fresh(ix) => {
+                    let found = all(&ix).is_err() || tables(&ix).is_err();
+                    assert!(found, "byte {at}: damage not found");
+                }
+            }
+        }
+        for len in [0, 7, 8, 12, 16, 40, good.len() / 2, good.len() - 1] {
+            assert!(
+                matches!(open_bytes(good[..len].to_vec()), Probe::Corrupt(_)),
+                "cut at {len}"
+            );
+        }
+        let mut longer = good.clone();
+        longer.push(0);
+        assert!(matches!(open_bytes(longer), Probe::Corrupt(_)));
+    }
+
+    #[test]
+    fn a_format_1_file_is_stale() {
+        // Format 1: MAGIC | u32 header length | postcard header (format first) | payload.
+        #[derive(Serialize)]
+        struct HeaderV1 {
+            format: u32,
+            suaca: String,
+            source: SourceKey,
+            arch: String,
+            count: u32,
+            payload_len: u64,
+            checksum: u64,
+        }
+        let (_, key) = basic();
+        let header = postcard::to_allocvec(&HeaderV1 {
+            format: 1,
+            suaca: env!("CARGO_PKG_VERSION").into(),
+            source: key,
+            arch: "SKL".into(),
+            count: 0,
+            payload_len: 4,
+            checksum: checksum(&[0; 4]),
+        })
+        .unwrap();
+        let mut v1 = b"SUACAIX\0".to_vec();
+        v1.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        v1.extend_from_slice(&header);
+        v1.extend_from_slice(&[0; 4]);
+        assert!(matches!(open_bytes(v1), Probe::Stale));
     }
 }

@@ -10,22 +10,27 @@
 //!
 //! ```text
 //! resolve(explicit, env, data_dir) ─► [DataSource] ─► load_first(arch, cache_dir)
-//!   └► load_arch: <cache>/uops-index/<id>/<ARCH>.bin fresh? ─yes─► decode (warm, ms)
-//!                 └ no ─► lock, parse the XML once, write every arch's index ─► decode
+//!   └► load_arch: <cache>/uops-index/<id>/<ARCH>.bin fresh? ─yes─► open (warm, ms)
+//!                 └ no ─► lock, parse the XML once, write every arch's index ─► open
 //! ```
 
+mod checksum;
+mod directory;
 mod index;
+mod layout;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs;
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::uopsxml::{self, InstrRecord, Measurement, XmlError};
+use directory::{DirectoryBuilder, KeyKind, KeyTable};
+use layout::ArchFile;
 
-pub use index::INDEX_FORMAT;
+pub use layout::INDEX_FORMAT;
 
 /// Instruction data compiled into the binary: one arch, zstd-compressed XML.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -134,6 +139,15 @@ pub enum DatasetWarning {
         /// What was wrong.
         reason: String,
     },
+    /// A part of an index file (a record or a key table) was damaged, found when it was
+    /// first read (they are checked then, not at load): the arch's data came from the source
+    /// instead, and the file was removed so the next run rebuilds it.
+    DamagedOnRead {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong.
+        reason: String,
+    },
     /// The index could not be written (read-only cache?); data came straight from the XML.
     CacheNotWritten {
         /// The cache directory.
@@ -163,11 +177,14 @@ pub enum CacheStatus {
     Built(BuildReason),
 }
 
-/// The instructions measured on one arch, keyed by `string`, with a lookup by `iform`.
+/// The instructions measured on one arch, keyed by `string`, with lookups by `iform` and
+/// `iclass`.
 ///
 /// Each record keeps only this arch's `<architecture>` (others are dropped to save memory).
-/// Records from the index are decoded on first access: a run that analyses 20 instructions
-/// decodes about 20 of 3,768 records, which keeps a warm load in the low milliseconds.
+/// Records from the index are read, checked and decoded on first access: a run that analyses
+/// 20 instructions reads about 20 of thousands of records, which keeps a warm load in the low
+/// milliseconds and its memory small. The keys are searched in the index's own sorted
+/// tables, each read on the first lookup of its kind, without building maps.
 #[derive(Clone, Debug)]
 pub struct ArchData {
     /// The arch.
@@ -176,18 +193,27 @@ pub struct ArchData {
     pub source: DataSource,
     /// Whether the index cache was used.
     pub cache: CacheStatus,
-    /// Cache problems that did not prevent loading.
+    /// Cache problems found while loading ([`ArchData::damage`] tells of later ones).
     pub warnings: Vec<DatasetWarning>,
-    /// Encoded records (empty when built from records in memory).
-    bytes: Vec<u8>,
-    /// Byte range of each encoded record in `bytes`.
-    spans: Vec<(usize, usize)>,
-    /// Decoded records; `None` inside only if an encoded record does not decode, which a
-    /// checksum-verified index of this suaca version cannot produce.
-    cells: Vec<OnceLock<Option<InstrRecord>>>,
-    by_string: HashMap<String, usize>,
-    by_iform: HashMap<String, Vec<usize>>,
-    by_iclass: HashMap<String, Vec<usize>>,
+    /// The index file: record table checked, key tables and records read on demand;
+    /// `None` when built from records in memory (all in `cells` and `keys`).
+    file: Option<Arc<ArchFile>>,
+    /// The file's path, if it is one on disk.
+    path: Option<PathBuf>,
+    /// The key tables, by `KeyKind`; `None` inside if the file's table is damaged.
+    keys: [OnceLock<Option<Arc<KeyTable>>>; 3],
+    cells: Vec<OnceLock<Option<Box<InstrRecord>>>>,
+    /// Set when a key table or record turned out damaged: the data read from the source
+    /// instead.
+    damage: OnceLock<Damage>,
+}
+
+/// A damaged key table or record was found after loading.
+#[derive(Clone, Debug)]
+struct Damage {
+    warning: DatasetWarning,
+    /// This arch read from the source, `None` if that failed too (or no longer matches).
+    fallback: Option<Box<ArchData>>,
 }
 
 impl ArchData {
@@ -202,12 +228,25 @@ impl ArchData {
                 kept.push(r);
             }
         }
-        let mut d = ArchData::empty(arch, source);
+        let mut keys = DirectoryBuilder::default();
         for (i, r) in kept.iter().enumerate() {
-            d.add_keys(i, &r.string, &r.iform, &r.iclass);
+            // Only past 4 GiB of keys, which records in memory cannot reach first.
+            let _ = keys.add(i as u32, &r.string, &r.iform, &r.iclass);
         }
-        d.cells = kept.into_iter().map(|r| OnceLock::from(Some(r))).collect();
-        d
+        let keys = keys.finish();
+        let count = kept.len() as u32;
+        let table = |k| {
+            // Built here from records in memory: well-formed, so never `None`.
+            OnceLock::from(KeyTable::decode(keys.to_bytes(k), count).ok().map(Arc::new))
+        };
+        ArchData {
+            keys: KeyKind::ALL.map(table),
+            cells: kept
+                .into_iter()
+                .map(|r| OnceLock::from(Some(Box::new(r))))
+                .collect(),
+            ..ArchData::empty(arch, source)
+        }
     }
 
     fn empty(arch: &str, source: DataSource) -> Self {
@@ -216,57 +255,102 @@ impl ArchData {
             source,
             cache: CacheStatus::Built(BuildReason::Missing),
             warnings: Vec::new(),
-            bytes: Vec::new(),
-            spans: Vec::new(),
+            file: None,
+            path: None,
+            keys: Default::default(),
             cells: Vec::new(),
-            by_string: HashMap::new(),
-            by_iform: HashMap::new(),
-            by_iclass: HashMap::new(),
+            damage: OnceLock::new(),
         }
     }
 
-    fn add_keys(&mut self, i: usize, string: &str, iform: &str, iclass: &str) {
-        // `string` is unique in uops.info data; on a duplicate the first one wins.
-        self.by_string.entry(string.to_string()).or_insert(i);
-        self.by_iform.entry(iform.to_string()).or_default().push(i);
-        self.by_iclass
-            .entry(iclass.to_string())
-            .or_default()
-            .push(i);
+    /// From an opened index: nothing of the keys or records is read yet.
+    fn from_file(arch: &str, source: DataSource, file: ArchFile, path: Option<PathBuf>) -> Self {
+        ArchData {
+            cells: (0..file.count()).map(|_| OnceLock::new()).collect(),
+            file: Some(Arc::new(file)),
+            path,
+            ..ArchData::empty(arch, source)
+        }
     }
 
-    /// From an index payload: reads only the keys now, the records on demand.
-    fn from_payload(arch: &str, source: DataSource, p: index::Payload) -> Result<Self, String> {
-        let spans = p.spans()?;
-        let mut d = ArchData::empty(arch, source);
-        d.by_string.reserve(spans.len());
-        for (i, &(a, b)) in spans.iter().enumerate() {
-            // `InstrRecord` serializes `string`, `asm`, `iform`, `iclass` first (postcard
-            // writes struct fields in declaration order), so the keys decode without the rest.
-            let ((string, _asm, iform, iclass), _) =
-                postcard::take_from_bytes::<(&str, &str, &str, &str)>(&p.bytes[a..b])
-                    .map_err(|e| format!("record {i}: {e}"))?;
-            d.add_keys(i, string, iform, iclass);
+    /// The key table of `kind`, read and checked on first use; the source's if the file's is
+    /// damaged.
+    fn table(&self, kind: KeyKind) -> Option<&KeyTable> {
+        let own = self.keys[kind as usize].get_or_init(|| {
+            let file = self.file.as_ref()?;
+            let read = file
+                .section(kind as usize)
+                .and_then(|b| KeyTable::decode(b, file.count()));
+            match read {
+                Ok(t) => Some(Arc::new(t)),
+                Err(reason) => {
+                    self.fallback(reason);
+                    None
+                }
+            }
+        });
+        match own {
+            Some(t) => Some(t),
+            None => self.damage.get()?.fallback.as_ref()?.table(kind),
         }
-        d.cells = (0..spans.len()).map(|_| OnceLock::new()).collect();
-        d.spans = spans;
-        d.bytes = p.bytes;
-        Ok(d)
     }
 
     fn rec(&self, i: usize) -> Option<&InstrRecord> {
         self.cells
             .get(i)?
-            .get_or_init(|| {
-                let &(a, b) = self.spans.get(i)?;
-                postcard::from_bytes(self.bytes.get(a..b)?).ok()
+            .get_or_init(|| match self.file.as_ref()?.read(i) {
+                Ok(r) => Some(Box::new(r)),
+                Err(reason) => {
+                    let fallback = self.fallback(reason)?;
+                    fallback.rec(i).cloned().map(Box::new)
+                }
             })
-            .as_ref()
+            .as_deref()
     }
 
-    /// The record with this `string` (e.g. `ADD_01 (R64, R64)`).
+    /// This arch read from the source, once, when a part of the index file turned out
+    /// damaged (`reason` of the first); the damaged file is removed so that the next run
+    /// rebuilds it.
+    fn fallback(&self, reason: String) -> Option<&ArchData> {
+        let damage = self.damage.get_or_init(|| {
+            let path = self.path.clone().unwrap_or_default();
+            // Another process may have replaced the file by a good one meanwhile: removing
+            // that costs one rebuild, never wrong data.
+            let _ = fs::remove_file(&path);
+            let fallback = index::source_key(&self.source).ok().and_then(|key| {
+                let target = index::Target::Memory {
+                    arch: &self.arch,
+                    key: &key,
+                };
+                let file = index::build(&self.source, &target).ok()?.memory?;
+                // Record ids are positions in the source: the same source has the same ones.
+                (file.count() as usize == self.len()).then(|| {
+                    Box::new(ArchData::from_file(
+                        &self.arch,
+                        self.source.clone(),
+                        file,
+                        None,
+                    ))
+                })
+            });
+            Damage {
+                warning: DatasetWarning::DamagedOnRead { path, reason },
+                fallback,
+            }
+        });
+        damage.fallback.as_deref()
+    }
+
+    /// Damage found since loading (key tables and records are checked when first read):
+    /// the data then comes from the source. Callers report it after reading the records.
+    pub fn damage(&self) -> Option<&DatasetWarning> {
+        self.damage.get().map(|d| &d.warning)
+    }
+
+    /// The record with this `string` (e.g. `ADD_01 (R64, R64)`); the first one if the data
+    /// has the string twice.
     pub fn get(&self, string: &str) -> Option<&InstrRecord> {
-        self.rec(*self.by_string.get(string)?)
+        self.rec(self.table(KeyKind::String)?.ids(string).next()?)
     }
 
     /// This arch's measurement of the instruction `string`.
@@ -276,10 +360,10 @@ impl ArchData {
 
     /// All variants with this XED iform, in document order.
     pub fn by_iform(&self, iform: &str) -> Vec<&InstrRecord> {
-        self.by_iform
-            .get(iform)
-            .map(|v| v.iter().filter_map(|&i| self.rec(i)).collect())
-            .unwrap_or_default()
+        let Some(t) = self.table(KeyKind::Iform) else {
+            return Vec::new();
+        };
+        t.ids(iform).filter_map(|i| self.rec(i)).collect()
     }
 
     /// The records of the XED iclasses `iclasses` (exact names), in document order; decodes
@@ -291,11 +375,10 @@ impl ArchData {
         &'a self,
         iclasses: &'a [String],
     ) -> impl Iterator<Item = &'a InstrRecord> + 'a {
+        let t = self.table(KeyKind::Iclass);
         let mut wanted: Vec<usize> = iclasses
             .iter()
-            .filter_map(|c| self.by_iclass.get(c))
-            .flatten()
-            .copied()
+            .flat_map(|c| t.into_iter().flat_map(move |t| t.ids(c)))
             .collect();
         wanted.sort_unstable();
         wanted.dedup();
@@ -307,9 +390,11 @@ impl ArchData {
         (0..self.cells.len()).filter_map(|i| self.rec(i))
     }
 
-    /// The `string` keys of all records, unordered, without decoding anything.
+    /// The distinct `string` keys of all records, sorted, without decoding any record.
     pub fn strings(&self) -> impl Iterator<Item = &str> + '_ {
-        self.by_string.keys().map(String::as_str)
+        self.table(KeyKind::String)
+            .into_iter()
+            .flat_map(KeyTable::keys)
     }
 
     /// Number of instruction variants measured on this arch.
@@ -483,24 +568,20 @@ pub fn load_arch(
 
     // Fast path, and the reason to rebuild otherwise.
     let probe = |warnings: &mut Vec<DatasetWarning>| -> Result<Probed, DatasetError> {
+        let path = index::arch_file(&dir, arch);
         let reason = match index::probe_arch(&dir, &key, arch) {
-            Probe::Fresh(p) => match ArchData::from_payload(arch, source.clone(), p) {
-                Ok(d) => return Ok(Ok(d)),
-                Err(reason) => {
-                    warnings.push(DatasetWarning::CorruptIndex {
-                        path: index::arch_file(&dir, arch),
-                        reason,
-                    });
-                    return Ok(Err(BuildReason::Corrupt));
-                }
-            },
+            Probe::Fresh(ix) => {
+                return Ok(Ok(ArchData::from_file(
+                    arch,
+                    source.clone(),
+                    ix,
+                    Some(path),
+                )))
+            }
             Probe::Missing => BuildReason::Missing,
             Probe::Stale => BuildReason::Stale,
             Probe::Corrupt(reason) => {
-                warnings.push(DatasetWarning::CorruptIndex {
-                    path: index::arch_file(&dir, arch),
-                    reason,
-                });
+                warnings.push(DatasetWarning::CorruptIndex { path, reason });
                 return Ok(Err(BuildReason::Corrupt));
             }
         };
@@ -547,10 +628,10 @@ pub fn load_arch(
                 }
                 // Read back what was just written: only this arch is ever in memory.
                 match index::probe_arch(&dir, &key, arch) {
-                    Probe::Fresh(p) => {
+                    Probe::Fresh(ix) => {
                         drop(lock);
-                        let d = ArchData::from_payload(arch, source.clone(), p)
-                            .map_err(|detail| DatasetError::Encode { detail })?;
+                        let path = Some(index::arch_file(&dir, arch));
+                        let d = ArchData::from_file(arch, source.clone(), ix, path);
                         return Ok(finish(d, CacheStatus::Built(reason), warnings));
                     }
                     _ => warnings.push(DatasetWarning::CacheNotWritten {
@@ -568,7 +649,7 @@ pub fn load_arch(
     }
     drop(lock);
     // No usable cache: this arch only, in memory.
-    let built = match index::build(source, &index::Target::Memory { arch }) {
+    let built = match index::build(source, &index::Target::Memory { arch, key: &key }) {
         Ok(b) => b,
         Err(index::BuildError::Source(e)) => return Err(e),
         Err(index::BuildError::Cache(e)) => {
@@ -577,11 +658,10 @@ pub fn load_arch(
             })
         }
     };
-    let Some(payload) = built.payload else {
+    let Some(ix) = built.memory else {
         return Err(absent(built.manifest.into_keys().collect()));
     };
-    let d = ArchData::from_payload(arch, source.clone(), payload)
-        .map_err(|detail| DatasetError::Encode { detail })?;
+    let d = ArchData::from_file(arch, source.clone(), ix, None);
     Ok(finish(d, CacheStatus::Built(reason), warnings))
 }
 
@@ -614,7 +694,13 @@ pub fn available_archs(
             Err(index::BuildError::Cache(_)) => {}
         }
     }
-    match index::build(source, &index::Target::Memory { arch: "" }) {
+    match index::build(
+        source,
+        &index::Target::Memory {
+            arch: "",
+            key: &key,
+        },
+    ) {
         Ok(built) => Ok(built.manifest),
         Err(index::BuildError::Source(e)) => Err(e),
         Err(index::BuildError::Cache(e)) => Err(DatasetError::Encode {

@@ -25,11 +25,12 @@
 //!    then in favour of the record with an iform ([`break_tie`]); one that remains is
 //!    reported as ambiguous.
 
-use iced_x86::{EncodingKind, Instruction, OpCodeOperandKind, OpCodeTableKind, OpKind, Register};
+use iced_x86::{EncodingKind, Instruction, OpCodeOperandKind, OpKind, Register};
 use thiserror::Error;
 
 use super::desc::Variant;
 use super::form::{Encoding, Form, OpClass};
+use super::opcode::Opcode;
 
 /// Why an instruction has no description.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -102,7 +103,7 @@ pub(crate) fn iced_operands(instr: &Instruction) -> Vec<(u32, IcedOp)> {
             OpKind::Register => IcedOp::Reg(instr.op_register(i)),
             OpKind::Memory => IcedOp::Mem,
             OpKind::NearBranch16 | OpKind::NearBranch32 | OpKind::NearBranch64 => IcedOp::Rel {
-                bits: branch_bits(instr.op_code().op_kind(i)),
+                bits: branch_bits(Opcode::of(instr.code()).op_kind(i)),
             },
             OpKind::Immediate8
             | OpKind::Immediate8_2nd
@@ -355,19 +356,19 @@ pub(crate) fn agrees(form: &Form, instr: &Instruction, ops: &[IcedOp], strict: b
 
 /// Soft preferences; higher is better.
 pub(crate) fn score(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> u32 {
-    let info = instr.op_code();
+    let info = Opcode::of(instr.code());
     let mut score = 0;
     // Operands line up one to one: the form was written for this operand list.
     if align(form, instr, ops, false).is_some_and(|a| exact(form, &a)) {
         score += 8;
     }
     if let Some(h) = form.opcode {
-        let map_ok = !h.map_0f || info.table() == OpCodeTableKind::T0F;
-        if (info.op_code() & 0xFF) as u8 == h.byte && map_ok {
+        let map_ok = !h.map_0f || info.map_0f;
+        if info.byte == h.byte && map_ok {
             score += 4;
         }
     }
-    if form.eosz.is_some_and(|e| e == info.operand_size()) {
+    if form.eosz.is_some_and(|e| e == info.operand_size) {
         score += 2;
     }
     // `implicit="1"` operands are fixed by the opcode, like iced's `al`/`rax`/`cl`/`1` kinds.
@@ -400,12 +401,10 @@ pub(crate) fn score(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> u32 {
 /// then those whose named opcode agrees. Only ties reach here, so a unique best match never
 /// changes.
 pub(crate) fn break_tie(forms: &[Form], top: Vec<usize>, instr: &Instruction) -> Vec<usize> {
-    let info = instr.op_code();
+    let info = Opcode::of(instr.code());
     let agrees = |i: &usize| {
-        super::form::named_opcode(&forms[*i]).map(|h| {
-            (info.op_code() & 0xFF) as u8 == h.byte
-                && (!h.map_0f || info.table() == OpCodeTableKind::T0F)
-        })
+        super::form::named_opcode(&forms[*i])
+            .map(|h| info.byte == h.byte && (!h.map_0f || info.map_0f))
     };
     let keep = |top: Vec<usize>, want: &dyn Fn(&usize) -> bool| {
         let kept: Vec<usize> = top.iter().copied().filter(|i| want(i)).collect();

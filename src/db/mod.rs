@@ -19,6 +19,7 @@ mod instr_db;
 mod latency;
 pub(crate) mod matcher;
 pub(crate) mod names;
+mod opcode;
 
 pub use desc::{Endpoint, InstrDesc, LatVia, OpLatency, PortGroupDesc, Variant};
 pub use instr_db::{InstrDb, Match};

@@ -15,6 +15,13 @@ pub fn dataset_message(w: &DatasetWarning) -> String {
                 path.display()
             )
         }
+        DatasetWarning::DamagedOnRead { path, reason } => {
+            format!(
+                "index `{}` was damaged ({reason}); read this arch from the source instead and \
+                 removed the index (the next run rebuilds it)",
+                path.display()
+            )
+        }
         DatasetWarning::CacheNotWritten { dir, reason } => {
             format!("cannot write the index cache `{}`: {reason}", dir.display())
         }

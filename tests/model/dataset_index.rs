@@ -1,5 +1,5 @@
-//! Index cache tests: cold build, warm hit, stale and corrupt rebuilds, concurrent builders,
-//! absent arch. Uses only `testdata/xml/`.
+//! Index cache tests: cold build, warm hit, stale and corrupt rebuilds, a damaged record,
+//! concurrent builders, absent arch. Uses only `testdata/xml/`.
 #![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
@@ -133,9 +133,10 @@ fn corrupt_index_is_rebuilt_with_a_warning() {
     let reference = load_arch(&src, "SKL", &cache).unwrap();
     let file = arch_file(&cache, "SKL");
     let good = std::fs::read(&file).unwrap();
+    // Damage found when the file is opened: the header and the sections before the records
+    // (index format 2 checks records when they are read, see the next test).
     let mut flipped = good.clone();
-    let n = flipped.len();
-    flipped[n - 20] ^= 0x5a;
+    flipped[30] ^= 0x5a;
     let damages: Vec<Vec<u8>> = vec![
         flipped,
         good[..good.len() / 2].to_vec(),
@@ -157,6 +158,77 @@ fn corrupt_index_is_rebuilt_with_a_warning() {
         let again = load_arch(&src, "SKL", &cache).unwrap();
         assert_eq!(again.cache, CacheStatus::Hit);
         assert!(again.warnings.is_empty());
+    }
+}
+
+#[test]
+fn a_damaged_record_is_read_from_the_source_and_its_index_rebuilt_next_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = DataSource::ExplicitPath(copy_fixture(tmp.path(), "basic.xml"));
+    let cache = tmp.path().join("cache");
+    let reference = load_arch(&src, "SKL", &cache).unwrap();
+    let file = arch_file(&cache, "SKL");
+    let mut bytes = std::fs::read(&file).unwrap();
+    // The last record's last bytes: found only when that record is read.
+    let n = bytes.len();
+    bytes[n - 3] ^= 0x5a;
+    std::fs::write(&file, &bytes).unwrap();
+    let d = load_arch(&src, "SKL", &cache).unwrap();
+    assert_eq!(d.cache, CacheStatus::Hit);
+    assert!(d.damage().is_none(), "nothing read yet");
+    // Reading it gives the source's record, never the damaged bytes, and says so.
+    assert_eq!(all(&d), all(&reference));
+    let Some(w @ DatasetWarning::DamagedOnRead { .. }) = d.damage() else {
+        panic!("{:?}", d.damage())
+    };
+    let msg = suaca::report::warning::dataset_message(w);
+    assert!(msg.contains("SKL.bin") && msg.contains("checksum"), "{msg}");
+    assert!(!file.exists(), "the damaged index is removed");
+    let again = load_arch(&src, "SKL", &cache).unwrap();
+    assert_eq!(again.cache, CacheStatus::Built(BuildReason::Missing));
+    assert_eq!(all(&again), all(&reference));
+    assert!(again.damage().is_none());
+}
+
+#[test]
+fn damage_anywhere_gives_the_right_data_or_a_rebuild_never_a_wrong_answer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = DataSource::ExplicitPath(copy_fixture(tmp.path(), "basic.xml"));
+    let cache = tmp.path().join("cache");
+    let reference = load_arch(&src, "SKL", &cache).unwrap();
+    let file = arch_file(&cache, "SKL");
+    let good = std::fs::read(&file).unwrap();
+    let iclass = |d: &suaca::dataset::ArchData| -> Vec<_> {
+        d.records_with_iclass(&["ADD".to_string(), "XOR".to_string()])
+            .cloned()
+            .collect()
+    };
+    // Every 5th byte: header, the three key tables, the record table, the records.
+    for at in (0..good.len()).step_by(5) {
+        let mut bad = good.clone();
+        bad[at] ^= 0x21;
+        std::fs::write(&file, &bad).unwrap();
+        let d = load_arch(&src, "SKL", &cache).unwrap();
+        // Lookups of each kind of key first, then every record.
+        assert_eq!(iclass(&d), iclass(&reference), "byte {at}");
+        assert_eq!(
+            d.get("ADD_01 (R64, R64)"),
+            reference.get("ADD_01 (R64, R64)"),
+            "byte {at}"
+        );
+        assert_eq!(
+            d.by_iform("XOR_GPRv_GPRv_31"),
+            reference.by_iform("XOR_GPRv_GPRv_31"),
+            "byte {at}"
+        );
+        assert_eq!(all(&d), all(&reference), "byte {at}");
+        assert_eq!(
+            d.strings().collect::<Vec<_>>(),
+            reference.strings().collect::<Vec<_>>()
+        );
+        let found = d.cache == CacheStatus::Built(BuildReason::Corrupt) || d.damage().is_some();
+        let stale = d.cache == CacheStatus::Built(BuildReason::Stale);
+        assert!(found || stale, "byte {at}: damage not found");
     }
 }
 
