@@ -454,6 +454,10 @@ fn gathers_and_scatters_have_data() {
         ("62f2fd4a9214c6", "vgatherdpd zmm2{k2}, [rsi+ymm0*8]"),
         ("c4e2759004ae", "vpgatherdd ymm0, [rsi+ymm5*4], ymm1"),
         ("62f2fd4aa21cd7", "vscatterdpd [rdi+ymm2*8]{k2}, zmm3"),
+        // Told apart by the index width alone (`VSIB_XMM` / `VSIB_YMM`).
+        ("62f27d09930c90", "vgatherqps xmm1{k1}, [rax+xmm2*4]"),
+        ("62f27d29930c90", "vgatherqps xmm1{k1}, [rax+ymm2*4]"),
+        ("c4e265910c90", "vpgatherqd xmm1, [rax+ymm2*4], xmm3"),
     ] {
         let text = run(hex);
         assert!(!text.contains("no data"), "{asm}: {text}");
