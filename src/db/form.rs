@@ -32,10 +32,14 @@ pub(crate) enum OpClass {
         /// The EVEX write mask (`opmask="1"`); matched against iced's `op_mask()`.
         opmask: bool,
     },
-    /// Memory operand of `bits` width; `base` is the fixed base of implicit memory (`RSP`).
+    /// Memory operand of `bits` width; `base` is the fixed base of implicit memory (`RSP`);
+    /// `vsib` the index register's width in bits of a gather's or scatter's VSIB operand
+    /// (`VSIB="YMM"`: `VGATHERQPS (XMM, K, VSIB_XMM)` and `(XMM, K, VSIB_YMM)` differ only
+    /// there).
     Mem {
         bits: Option<u32>,
         base: Option<Register>,
+        vsib: Option<u32>,
     },
     /// LEA address generation.
     Agen,
@@ -195,6 +199,12 @@ fn class_of(op: &OperandRecord) -> OpClass {
         Some(OperandKind::Mem) => OpClass::Mem {
             bits: op.width,
             base: op.attrs.get("base").and_then(|b| register_by_xed_name(b)),
+            vsib: op.attrs.get("VSIB").and_then(|v| match v.as_str() {
+                "XMM" => Some(128),
+                "YMM" => Some(256),
+                "ZMM" => Some(512),
+                _ => None,
+            }),
         },
         Some(OperandKind::Agen) => OpClass::Agen,
         Some(OperandKind::Imm) => OpClass::Imm {

@@ -225,9 +225,11 @@ fn operand_agrees(instr: &Instruction, form_op: &OpClass, op: IcedOp, strict: bo
         (OpClass::Reg { regs, .. }, IcedOp::Reg(r)) => {
             regs.contains(&r) || !strict && regs.len() > 1 && regs.iter().all(|x| same_class(*x, r))
         }
-        (OpClass::Mem { bits, .. }, IcedOp::Mem) => {
+        (OpClass::Mem { bits, vsib, .. }, IcedOp::Mem) => {
             let size = instr.memory_size().size() as u32 * 8;
-            !strict || bits.is_none_or(|b| size == 0 || b == size)
+            // A VSIB form is told apart by its index register's width, also when relaxed.
+            vsib.is_none_or(|w| instr.memory_index().size() as u32 * 8 == w)
+                && (!strict || bits.is_none_or(|b| size == 0 || b == size))
         }
         (OpClass::Agen, IcedOp::Mem) => true,
         (OpClass::Imm { bits, value }, IcedOp::Imm { bits: b, value: v }) => {

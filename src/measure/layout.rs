@@ -43,6 +43,9 @@ pub const CONTROL_SLOTS: [i64; 9] = [
 pub const OFF_VINIT: i64 = -256;
 /// Extra per-kernel constants (vector values for divisions etc.), 64 bytes per slot.
 pub const OFF_CONST: i64 = -4096;
+/// The lane offsets a gather's or scatter's index register is loaded from (`plan::vsib`),
+/// 64 bytes.
+pub const OFF_VSIB: i64 = -8192;
 /// Benign lane value: a double close to 1.0 whose halves are the floats 1.0 and 1.875.
 pub const BENIGN: u64 = 0x3FF0_0000_3F80_0000;
 /// Size of the benchmark memory window used by instruction memory operands (from r14).

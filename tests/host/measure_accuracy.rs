@@ -85,6 +85,45 @@ mod host {
         }
     }
 
+    /// Gathers and scatters (issue #14 item 2) run with their mask refilled and their index
+    /// inside the buffer: no fault, and on Zen 4 the embedded data's values (the AVX2 gather
+    /// of 8 dwords 7.75 cycles, 46 µops; the 16-element scatter 20.54 cycles, 95 µops): µops
+    /// within 10 %, throughput from 10 % below to 20 % above (the scatter ran at 20.5 or 23.0
+    /// cycles in runs here; noise only slows). Skips with a note without AVX2 and AVX-512F.
+    #[test]
+    fn gather_and_scatter_kernels() {
+        let flags = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let has = |f: &str| {
+            flags
+                .lines()
+                .find(|l| l.starts_with("flags"))
+                .is_some_and(|l| l.split_whitespace().any(|w| w == f))
+        };
+        if !(has("avx2") && has("avx512f")) {
+            eprintln!("skipped: the CPU lacks AVX2 or AVX-512F (no gathers and scatters to run)");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let filter = r"^(VPGATHERDD \(YMM, VSIB_YMM, YMM\)|VSCATTERDPS \(VSIB_ZMM, K, ZMM\))$";
+        let recs = measure(dir.path(), "vsib", filter);
+        assert_eq!(recs.len(), 2);
+        for (name, tp_want, uops_want) in [
+            ("VPGATHERDD (YMM, VSIB_YMM, YMM)", 7.75, 46.0),
+            ("VSCATTERDPS (VSIB_ZMM, K, ZMM)", 20.54, 95.0),
+        ] {
+            let m = value_of(&recs, name);
+            let tp = m.base.tp_unrolled.expect("throughput");
+            assert!(tp > 1.0, "{name}: {tp}");
+            if is_zen4() {
+                let uops = m.base.uops.expect("uops") as f64;
+                assert!((0.9..=1.2).contains(&(tp / tp_want)), "{name}: {tp}");
+                assert!((uops / uops_want - 1.0).abs() <= 0.1, "{name}: {uops}");
+            } else {
+                eprintln!("{name}: {tp} cycles; values checked on Zen 4 only");
+            }
+        }
+    }
+
     fn value_of<'a>(recs: &'a [InstrRecord], name: &str) -> &'a suaca::uopsxml::Measurement {
         recs.iter()
             .find(|r| r.string == name)

@@ -27,7 +27,7 @@ mod variant;
 
 pub use features::HostFeatures;
 pub use naming::Skeleton;
-pub use operands::{instantiate, BuildError};
+pub use operands::{instantiate, vsib_scale, BuildError};
 pub use skip::SkipReason;
 
 use naming::dedup_names;
@@ -139,6 +139,10 @@ pub enum Slot {
     /// A relative branch target of this displacement width in bits (8 or 32), always the
     /// next instruction: the branch goes on in the kernel whether it is taken or not.
     Rel(u32),
+    /// A gather's or scatter's VSIB memory operand `[r14 + vindex*scale]`: the index is a
+    /// vector register of this class, picked by the planner like a read-only register slot
+    /// and filled by the kernel with in-buffer offsets (`plan::vsib`).
+    Vsib(RegClass),
 }
 
 /// A LEA addressing form, as uops.info's `agen` attribute names it (`B_IS_D8`). The

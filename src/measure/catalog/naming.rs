@@ -74,6 +74,7 @@ pub(super) fn slot_token(s: &Slot, mem_size: MemorySize, bcst_count: u32) -> Str
         // uops.info names the form in the mnemonic (`LEA_B_D8 (R64)`), not as a token.
         Slot::Agen(_) => String::new(),
         Slot::Rel(bits) => format!("Rel{bits}"),
+        Slot::Vsib(c) => format!("VSIB_{}", c.token()),
     }
 }
 

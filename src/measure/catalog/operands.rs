@@ -71,6 +71,9 @@ pub(super) fn shape_of(k: OpCodeOperandKind) -> Result<Shape, OpCodeOperandKind>
         K::imm8_const_1 => Shape::One(Slot::One),
         K::br64_1 => Shape::One(Slot::Rel(8)),
         K::br64_4 => Shape::One(Slot::Rel(32)),
+        K::mem_vsib32x | K::mem_vsib64x => Shape::One(Slot::Vsib(RegClass::Xmm)),
+        K::mem_vsib32y | K::mem_vsib64y => Shape::One(Slot::Vsib(RegClass::Ymm)),
+        K::mem_vsib32z | K::mem_vsib64z => Shape::One(Slot::Vsib(RegClass::Zmm)),
         other => return Err(other),
     })
 }
@@ -151,6 +154,18 @@ pub fn instantiate(
                 ins.try_set_op_kind(i, OpKind::NearBranch64)?;
                 ins.set_near_branch64(0);
             }
+            Slot::Vsib(_) => {
+                // The index register comes from the register list, in slot order; the scale
+                // is the element size, as compiled loops index arrays (`[rsi+zmm1*4]`).
+                let r = *regs.get(ri).ok_or(BuildError::TooFewRegisters)?;
+                ri += 1;
+                ins.try_set_op_kind(i, OpKind::Memory)?;
+                ins.set_memory_base(Register::R14);
+                ins.set_memory_index(r);
+                ins.set_memory_index_scale(vsib_scale(v.code));
+                ins.set_memory_displacement64(0);
+                ins.set_memory_displ_size(0);
+            }
             Slot::Agen(a) => {
                 ins.try_set_op_kind(i, OpKind::Memory)?;
                 let r14 = |on: bool| if on { Register::R14 } else { Register::None };
@@ -171,6 +186,11 @@ pub fn instantiate(
         ins.set_zeroing_masking(v.zeroing);
     }
     Ok(ins)
+}
+
+/// The VSIB scale of a gather or scatter: its element size (4 or 8 bytes).
+pub fn vsib_scale(code: Code) -> u32 {
+    (code.op_code().memory_size().element_size() as u32).clamp(1, 8)
 }
 
 pub(super) fn generated_attrs(v: &Variant, code: Code) -> BTreeMap<String, String> {
@@ -265,6 +285,11 @@ pub(super) fn generated_operand(s: &Slot, idx: u32, r: bool, w: bool, cw: bool) 
         Slot::Agen(_) => {
             o.kind = Some(OperandKind::Agen);
             o.name = Some("AGEN".into());
+        }
+        Slot::Vsib(c) => {
+            o.kind = Some(OperandKind::Mem);
+            o.name = Some("MEM0".into());
+            o.attrs.insert("VSIB".into(), c.token().into());
         }
         Slot::Mem { bytes, bcst } => {
             o.kind = Some(OperandKind::Mem);

@@ -93,7 +93,7 @@ fn sample_instance(v: &Variant) -> Result<Instruction, SkipReason> {
         .slots
         .iter()
         .filter_map(|s| match s {
-            Slot::Reg(c) => Some(*c),
+            Slot::Reg(c) | Slot::Vsib(c) => Some(*c),
             _ => None,
         })
         .enumerate()
@@ -115,9 +115,13 @@ fn implicit_registers(
     ins: &Instruction,
     info: &InstructionInfo,
 ) -> Result<Vec<Register>, SkipReason> {
+    // A VSIB operand's index register is explicit (`Slot::Vsib`).
     let explicit_regs: Vec<Register> = (0..ins.op_count())
         .filter(|&i| ins.op_kind(i) == OpKind::Register)
         .map(|i| ins.op_register(i).full_register())
+        .chain(
+            (ins.memory_index().is_vector_register()).then(|| ins.memory_index().full_register()),
+        )
         .collect();
     let mut implicit = Vec::new();
     for ur in info.used_registers() {

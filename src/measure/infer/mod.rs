@@ -178,10 +178,13 @@ fn min_of(v: &[f64]) -> Option<f64> {
 }
 
 /// Phase-1 interpretation: throughput (per form; fast and slow divider values) and latencies.
+/// `helper`: cycles per instance of helper instructions measured alone (a gather's mask
+/// refill), taken off the throughput.
 pub fn phase1(
     roles: &[Role],
     outcomes: &[Outcome],
     divide: Option<DivKind>,
+    helper: f64,
     r: &mut VariantResult,
 ) {
     // (form, loop) → values; and divider values (fast, slow).
@@ -202,7 +205,7 @@ pub fn phase1(
                 slow,
                 form,
             } => {
-                let t = v / *instances as f64;
+                let t = v / *instances as f64 - helper;
                 if t <= 0.0 {
                     // Not a time: the longer run was not slower (seen for taken branches
                     // beyond the branch predictor's capacity). No value rather than a wrong one.
@@ -366,8 +369,13 @@ mod tests {
             c(1.0),
         ];
         let mut r = VariantResult::default();
-        phase1(&roles, &outs, None, &mut r);
+        phase1(&roles, &outs, None, 0.0, &mut r);
         assert_eq!(r.tp_unrolled, Some(0.25));
+        // A helper's (mask refill's) cycles per instance come off the throughput only.
+        let mut h = VariantResult::default();
+        phase1(&roles, &outs, None, 0.05, &mut h);
+        assert_eq!(h.tp_unrolled, Some(0.2));
+        assert_eq!(h.latencies, r.latencies);
         assert_eq!(r.tp_loop, None);
         assert_eq!(r.faults, vec!["SIGILL".to_string()]);
         assert_eq!(
@@ -393,11 +401,11 @@ mod tests {
         let roles = vec![tp(false), tp(false), tp(true)];
         // A taken branch beyond the predictor: the longer unrolled run was faster.
         let mut r = VariantResult::default();
-        phase1(&roles, &[c(-15.0), c(0.0), c(2.4)], None, &mut r);
+        phase1(&roles, &[c(-15.0), c(0.0), c(2.4)], None, 0.0, &mut r);
         assert_eq!(r.tp_unrolled, None);
         assert_eq!(r.tp_loop, Some(1.2));
         let mut r = VariantResult::default();
-        phase1(&roles, &[c(-15.0), c(2.14), c(2.4)], None, &mut r);
+        phase1(&roles, &[c(-15.0), c(2.14), c(2.4)], None, 0.0, &mut r);
         assert_eq!(r.tp_unrolled, Some(1.07));
     }
 
@@ -435,7 +443,7 @@ mod tests {
         ];
         let outs = vec![c(9.0), c(11.0), c(14.0), c(17.0)];
         let mut r = VariantResult::default();
-        phase1(&roles, &outs, Some(DivKind::Int(64)), &mut r);
+        phase1(&roles, &outs, Some(DivKind::Int(64)), 0.0, &mut r);
         assert_eq!(r.tp_unrolled, Some(9.0));
         assert_eq!(r.div_cycles, Some(9));
         assert_eq!((r.latencies[0].min, r.latencies[0].max), (9.0, 15.0));

@@ -35,6 +35,12 @@ pub struct Basics {
     pub andor: f64,
     /// Legacy `andpd; orpd` pair.
     pub andorpd: f64,
+    /// Throughput of `kxnorw k1, k0, k0`, a k-mask refill (cycles, not rounded).
+    #[serde(default)]
+    pub kxnor_tp: f64,
+    /// Throughput of `vpcmpeqd ymm, ymm, ymm`, a vector-mask refill (cycles, not rounded).
+    #[serde(default)]
+    pub pcmpeq_tp: f64,
 }
 
 impl Basics {
@@ -183,6 +189,31 @@ impl Basics {
                     false,
                 ),
             ),
+            // Mask refills of gathers and scatters, alone: independent instances.
+            (
+                "kxnor_tp",
+                one(
+                    vec![r3(
+                        Code::VEX_Kxnorw_kr_kr_kr,
+                        Register::K1,
+                        Register::K0,
+                        Register::K0,
+                    )],
+                    false,
+                ),
+            ),
+            (
+                "pcmpeq_tp",
+                one(
+                    vec![r3(
+                        Code::VEX_Vpcmpeqd_ymm_ymm_ymmm256,
+                        Register::YMM0,
+                        Register::YMM0,
+                        Register::YMM0,
+                    )],
+                    false,
+                ),
+            ),
         ]
     }
 
@@ -195,6 +226,13 @@ impl Basics {
                 .flatten()
                 .map(|x| x.round().max(0.0))
                 .unwrap_or(nominal)
+        };
+        let tp = |i: usize| {
+            v.get(i)
+                .copied()
+                .flatten()
+                .map(|x| (x.max(0.0) * 100.0).round() / 100.0)
+                .unwrap_or(0.0)
         };
         Basics {
             movsx: g(0, 1.0),
@@ -210,6 +248,9 @@ impl Basics {
             xor2: g(10, 2.0),
             andor: g(11, 2.0),
             andorpd: g(12, 2.0),
+            // Throughputs keep their fraction (two decimals); unmeasured: nothing subtracted.
+            kxnor_tp: tp(13),
+            pcmpeq_tp: tp(14),
         }
     }
 }

@@ -316,7 +316,11 @@ fn filler(v: &Variant, insts: &[Instruction], k: usize, form: Form) -> (Spec, Ro
             copies_a: ca,
             copies_b: cb,
         },
-        Role::Filler { k, form },
+        // A gather's or scatter's mask refill takes a dispatch slot too.
+        Role::Filler {
+            k: k + super::vsib::refills(v),
+            form,
+        },
     )
 }
 
@@ -346,7 +350,13 @@ pub fn phase2(
             out.push(filler(v, &fi, filler_k(*tp), *form));
         }
     }
-    let domains = domains_of(v);
+    // No blocking for gathers and scatters: their mask refill runs on the pipes the FP
+    // blockers saturate, so the fit could not tell its µop from theirs.
+    let domains = if super::vsib::is_vsib(v) {
+        Vec::new()
+    } else {
+        domains_of(v)
+    };
     let legacy = v.code.op_code().encoding() == iced_x86::EncodingKind::Legacy;
     for (g, (bl, usable)) in blockers.iter().enumerate() {
         if !usable || !domains.contains(&bl.domain) {

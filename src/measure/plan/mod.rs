@@ -10,7 +10,8 @@
 //!
 //! Split by job: [`basics`] (chain latencies measured once), [`regs`] (register pools and
 //! operand assignment), [`latency`] (chains per operand pair), [`division`] (operand-value
-//! dependent dividers), [`blocking`] (µop filler, port-blocking and macro-fusion kernels).
+//! dependent dividers), [`blocking`] (µop filler, port-blocking and macro-fusion kernels),
+//! [`vsib`] (gathers' and scatters' mask refill, index offsets and latency chains).
 
 use iced_x86::{Code, Instruction, Register};
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,7 @@ mod blocking;
 mod division;
 mod latency;
 mod regs;
+mod vsib;
 
 pub use basics::Basics;
 pub use blocking::{
@@ -31,6 +33,7 @@ pub use blocking::{
 };
 pub use division::div_values;
 pub use regs::MAX_INSTANCES;
+pub use vsib::{is_vsib, refill_cost};
 
 use regs::{assign, build, max_instances, pools, zero_idiom, Pools};
 
@@ -141,12 +144,14 @@ pub enum PlanError {
 }
 
 fn kernel(v: &Variant, body: Vec<Instruction>) -> Kernel {
-    Kernel {
+    let mut k = Kernel {
         body,
         flags: not_taken_flags(v),
         uses_mmx: v.slots.iter().any(|s| matches!(s, Slot::Reg(RegClass::Mm))),
         ..Kernel::default()
-    }
+    };
+    vsib::prepare(v, &mut k);
+    k
 }
 
 /// RFLAGS values a conditional branch is measured with: all six status flags clear, all set,
@@ -219,7 +224,7 @@ pub fn has_same_reg_form(v: &Variant) -> bool {
         && !v
             .slots
             .iter()
-            .any(|s| matches!(s, Slot::Mem { .. } | Slot::Fixed(_)))
+            .any(|s| matches!(s, Slot::Mem { .. } | Slot::Fixed(_) | Slot::Vsib(_)))
 }
 
 /// The register class (as its first slot index) whose explicit operands share a register in
@@ -361,7 +366,17 @@ fn tp_kernels(v: &Variant, insts: &[Instruction], form: Form) -> Planned {
         return out;
     }
     let breakers = breakers_of(v);
-    if !breakers.is_empty() {
+    if let Some(body) = vsib::breaker_body(v, insts) {
+        let (ca, cb) = copies_for(body.len(), 1200);
+        out.push((
+            Spec::Unrolled {
+                kernel: form_kernel(v, body, form),
+                copies_a: ca,
+                copies_b: cb,
+            },
+            tp(false),
+        ));
+    } else if !breakers.is_empty() {
         let mut body = Vec::new();
         for ins in insts {
             body.extend(breakers.iter().copied());
@@ -413,7 +428,11 @@ pub fn phase1(v: &Variant, b: &Basics) -> Result<Planned, PlanError> {
     if matches!(v.divide, Some(DivKind::FpDouble | DivKind::FpSingle)) {
         out.extend(division::fp_div_plan(v, b, &p, n)?);
     }
-    out.extend(latency::latency_plan(v, b, &p)?);
+    if vsib::is_vsib(v) {
+        out.extend(vsib::latency_plan(v, b, &p)?);
+    } else {
+        out.extend(latency::latency_plan(v, b, &p)?);
+    }
     Ok(out)
 }
 

@@ -129,14 +129,17 @@ pub(super) fn max_instances(v: &Variant, p: &Pools) -> usize {
     for f in [Family::Gpr, Family::Vec, Family::K, Family::Mm] {
         let (mut nw, mut nr) = (0, 0);
         for (i, s) in v.slots.iter().enumerate() {
-            if let Slot::Reg(c) = s {
-                if family(*c) == f {
+            match s {
+                Slot::Reg(c) if family(*c) == f => {
                     if slot_written(v, i) {
                         nw += 1;
                     } else {
                         nr += 1;
                     }
                 }
+                // A VSIB index is only read (a scatter writes memory, not the index).
+                Slot::Vsib(c) if family(*c) == f => nr += 1,
+                _ => {}
             }
         }
         let len = pool_len(p, f);
@@ -188,6 +191,15 @@ pub(super) fn assign(v: &Variant, p: &Pools, j: usize) -> Assign {
                     k
                 };
                 let pr = pool_get(p, f, idx).unwrap_or(PoolReg::Num(0));
+                regs.push(class_reg(*c, pr));
+            }
+            Slot::Vsib(c) => {
+                // Read-only: from the end of the pool, shared by the instances, never a
+                // destination or mask (#UD).
+                let fi = Family::Vec as usize;
+                let k = pool_len(p, Family::Vec) - 1 - rcount[fi];
+                rcount[fi] += 1;
+                let pr = pool_get(p, Family::Vec, k).unwrap_or(PoolReg::Num(0));
                 regs.push(class_reg(*c, pr));
             }
             Slot::Mem { bytes, .. } => {
@@ -250,7 +262,7 @@ pub(super) fn operand_reg(v: &Variant, a: &Assign, o: &Operand) -> Option<(Regis
                 Slot::Reg(c) => {
                     let ri = v.slots[..i]
                         .iter()
-                        .filter(|s| matches!(s, Slot::Reg(_)))
+                        .filter(|s| matches!(s, Slot::Reg(_) | Slot::Vsib(_)))
                         .count();
                     Some((a.regs[ri], *c))
                 }

@@ -108,7 +108,14 @@ pub(super) fn measure_batch(
             Some(e) => results.push(Err(e)),
             None => {
                 let mut r = VariantResult::default();
-                infer::phase1(&f1.roles[i], &out1[f1.spans[i].clone()], v.divide, &mut r);
+                let helper = plan::refill_cost(v, &ctx.basics);
+                infer::phase1(
+                    &f1.roles[i],
+                    &out1[f1.spans[i].clone()],
+                    v.divide,
+                    helper,
+                    &mut r,
+                );
                 results.push(Ok(r));
             }
         }
