@@ -204,7 +204,8 @@ fn accuracy(args: &Args) -> Result<(), String> {
         .count();
     println!(
         "## Loops measured within L1 (without the {over} loops whose fewest iterations cover \
-         more than 32 KiB of arrays)\n\n{}\n",
+         more than {} KiB of arrays)\n\n{}\n",
+        suaca::profile::placement::FOOTPRINT_BUDGET >> 10,
         report::accuracy_table_of(&o, &|b| !b.tags.contains(&accuracy::OVER_L1))
     );
     println!(

@@ -106,7 +106,7 @@ fn faults_name_signal_and_instruction() {
         (
             "5",
             "region 5: cannot be profiled: the addresses of rax at line 0 (mov rcx, qword ptr \
-             [rax]) move 1048576 bytes per iteration",
+             [rax]) move 268435456 bytes per iteration",
         ),
     ];
     for (region, expected) in cases {

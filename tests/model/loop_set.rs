@@ -258,13 +258,12 @@ fn committed_loop_set_is_consistent() {
 }
 
 /// suaca's accuracy on the measured loops does not regress. Static prediction with the
-/// embedded ZEN4 data, so it runs on any host. Measured (2026-11-25, 565 measured loops,
-/// `scripts/loop_accuracy.sh`): suaca MAPE 13.6%, median APE 5.5%, Kendall's tau 0.871
-/// (15.6% / 0.853 before the vector-load ports); llvm-mca-19 -mcpu=znver4 21.7%, 10.2%,
-/// 0.842. Before addresses as values and loop mode, suaca was at 83.8% / 0.699 (66 loops
-/// predicted up to 18 times too slow). The remaining error is mostly loops predicted too
-/// fast: gathers and scatters without data, wide unrolled loops whose arrays leave L1 in the
-/// measurement (docs/model.md).
+/// embedded ZEN4 data, so it runs on any host. Measured (2026-11-26, 565 measured loops,
+/// arrays in L1, `scripts/loop_accuracy.sh`): suaca MAPE 9.2%, median APE 4.0%, Kendall's
+/// tau 0.880; llvm-mca-19 -mcpu=znver4 20.1%, 9.1%, 0.847. Before addresses as values and
+/// loop mode, suaca was at 83.8% / 0.699. The remaining error is mostly loops predicted too
+/// fast: 16-element gathers and scatters (beyond the engine's µops per instruction), three
+/// 64-byte streams, flag consumers of load-op compares (scripts/README.md).
 #[test]
 fn loop_accuracy_guard() {
     let rows = set::read_loops(&measured_loops()).unwrap();
@@ -274,8 +273,8 @@ fn loop_accuracy_guard() {
     let m = o.metrics(bench::Tool::Suaca, |_| true);
     assert!(m.blocks >= 500, "{m:?}");
     assert!(m.coverage() >= 0.99, "{m:?}");
-    assert!(m.mape <= 0.15, "MAPE {}: {m:?}", m.mape);
-    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.86, "{m:?}");
+    assert!(m.mape <= 0.10, "MAPE {}: {m:?}", m.mape);
+    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.87, "{m:?}");
 }
 
 /// The kernel suite compiles with gcc and clang, at least 40 kernels give a single-block loop
