@@ -15,7 +15,7 @@ use super::details::{
 use crate::db::{Endpoint, InstrDesc, LatVia};
 use crate::deps::DepGraph;
 use crate::ir::{Instr, Loc};
-use crate::sim::{SimInput, SimInstr, SimMachine, SimProgram};
+use crate::sim::{SimInput, SimInstr, SimMachine, SimProgram, MAX_UOPS_PER_INSTR};
 use crate::uarch::PortMask;
 
 /// The location latencies are recorded under: the data names whole registers, so the high-8
@@ -324,12 +324,17 @@ pub fn build(
                                 &mut uops,
                             );
                             details::ports::vector_load(i, cx.arch, &mut uops);
-                            if synced[line] {
-                                uops.push(sync_ports);
-                            }
                             if let Some(extra) = details::ports::chunks(i, cx.arch, &uops) {
                                 wide.push((line as u32, extra));
                             }
+                        }
+                        if synced[line] {
+                            uops.push(sync_ports);
+                        }
+                        // A 16-element gather's µops beyond the engine's per-instruction
+                        // limit run as port-only parts of the line, like the wide chunks.
+                        if uops.len() > MAX_UOPS_PER_INSTR {
+                            wide.push((line as u32, uops.split_off(MAX_UOPS_PER_INSTR)));
                         }
                         uops
                     }
