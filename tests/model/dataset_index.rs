@@ -125,13 +125,27 @@ fn stale_index_is_rebuilt() {
     );
 }
 
+/// The basic fixture's SKL data loaded once into a cache below `dir`: the source, the cache
+/// directory, the data and the arch's index file.
+fn skl_index(
+    dir: &std::path::Path,
+) -> (
+    DataSource,
+    std::path::PathBuf,
+    suaca::dataset::ArchData,
+    std::path::PathBuf,
+) {
+    let src = DataSource::ExplicitPath(copy_fixture(dir, "basic.xml"));
+    let cache = dir.join("cache");
+    let reference = load_arch(&src, "SKL", &cache).unwrap();
+    let file = arch_file(&cache, "SKL");
+    (src, cache, reference, file)
+}
+
 #[test]
 fn corrupt_index_is_rebuilt_with_a_warning() {
     let tmp = tempfile::tempdir().unwrap();
-    let src = DataSource::ExplicitPath(copy_fixture(tmp.path(), "basic.xml"));
-    let cache = tmp.path().join("cache");
-    let reference = load_arch(&src, "SKL", &cache).unwrap();
-    let file = arch_file(&cache, "SKL");
+    let (src, cache, reference, file) = skl_index(tmp.path());
     let good = std::fs::read(&file).unwrap();
     // Damage found when the file is opened: the header and the sections before the records
     // (index format 2 checks records when they are read, see the next test).
@@ -164,10 +178,7 @@ fn corrupt_index_is_rebuilt_with_a_warning() {
 #[test]
 fn a_damaged_record_is_read_from_the_source_and_its_index_rebuilt_next_time() {
     let tmp = tempfile::tempdir().unwrap();
-    let src = DataSource::ExplicitPath(copy_fixture(tmp.path(), "basic.xml"));
-    let cache = tmp.path().join("cache");
-    let reference = load_arch(&src, "SKL", &cache).unwrap();
-    let file = arch_file(&cache, "SKL");
+    let (src, cache, reference, file) = skl_index(tmp.path());
     let mut bytes = std::fs::read(&file).unwrap();
     // The last record's last bytes: found only when that record is read.
     let n = bytes.len();
@@ -193,10 +204,7 @@ fn a_damaged_record_is_read_from_the_source_and_its_index_rebuilt_next_time() {
 #[test]
 fn damage_anywhere_gives_the_right_data_or_a_rebuild_never_a_wrong_answer() {
     let tmp = tempfile::tempdir().unwrap();
-    let src = DataSource::ExplicitPath(copy_fixture(tmp.path(), "basic.xml"));
-    let cache = tmp.path().join("cache");
-    let reference = load_arch(&src, "SKL", &cache).unwrap();
-    let file = arch_file(&cache, "SKL");
+    let (src, cache, reference, file) = skl_index(tmp.path());
     let good = std::fs::read(&file).unwrap();
     let iclass = |d: &suaca::dataset::ArchData| -> Vec<_> {
         d.records_with_iclass(&["ADD".to_string(), "XOR".to_string()])

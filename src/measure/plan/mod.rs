@@ -366,22 +366,18 @@ fn tp_kernels(v: &Variant, insts: &[Instruction], form: Form) -> Planned {
         return out;
     }
     let breakers = breakers_of(v);
-    if let Some(body) = vsib::breaker_body(v, insts) {
-        let (ca, cb) = copies_for(body.len(), 1200);
-        out.push((
-            Spec::Unrolled {
-                kernel: form_kernel(v, body, form),
-                copies_a: ca,
-                copies_b: cb,
-            },
-            tp(false),
-        ));
-    } else if !breakers.is_empty() {
-        let mut body = Vec::new();
-        for ins in insts {
-            body.extend(breakers.iter().copied());
-            body.push(*ins);
-        }
+    // With dependency breakers between the instances (a gather's own kind, else the form's).
+    let broken = vsib::breaker_body(v, insts).or_else(|| {
+        (!breakers.is_empty()).then(|| {
+            let mut body = Vec::new();
+            for ins in insts {
+                body.extend(breakers.iter().copied());
+                body.push(*ins);
+            }
+            body
+        })
+    });
+    if let Some(body) = broken {
         let (ca, cb) = copies_for(body.len(), 1200);
         out.push((
             Spec::Unrolled {
