@@ -254,7 +254,9 @@ pub fn build(
                 let (Some(p), Some(pdesc)) = (position[producer], descs[producer].as_ref()) else {
                     continue;
                 };
-                if details::stack_engine_drops(cx, producer, edge.loc) {
+                if details::stack_engine_drops(cx, producer, edge.loc)
+                    || instr(line).is_some_and(|c| details::sbb_drops(cx.arch, c, edge.loc))
+                {
                     continue;
                 }
                 let offset = match forms[p as usize] {

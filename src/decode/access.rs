@@ -29,7 +29,9 @@
 //!   tracked separately, and iced's read+write of ZMM0..15 would chain every vector value
 //!   through it.
 //! - **Idioms** (see [`super::idioms`]): the destination is written, no source is read.
-//!   `sbb r, r` reads CF only (its result is 0 or -1), but is not an idiom.
+//!   `sbb r, r` keeps its register reads: Intel cores wait for the register (its result is
+//!   0 or -1 by CF alone, but only AMD's renamer knows it); the analysis drops that
+//!   dependency on AMD (`analysis::details::sbb_drops`).
 //! - **Order.** Groups in this order: explicit operands (by index, a memory operand's address
 //!   registers in its slot), address registers of implicit memory, implicit registers, flags;
 //!   reads before writes inside each group; no duplicate `(loc, kind, role)`.
@@ -66,7 +68,7 @@ pub(crate) fn analyze(
     let mut out = Out::default();
     let used = info.used_registers();
     let mut consumed = vec![false; used.len()];
-    let ignore_sources = idiom.is_some() || is_sbb_same(instr);
+    let ignore_sources = idiom.is_some();
     let iced_cleared = !ignore_sources && iced_cleared_sources(instr, info);
 
     let mut explicit_mem = 0usize;
@@ -252,11 +254,6 @@ fn shifts_by_cl(instr: &Instruction) -> bool {
     ) && instr.op_count() >= 2
         && instr.op_kind(instr.op_count() - 1) == OpKind::Register
         && instr.op_register(instr.op_count() - 1) == Register::CL
-}
-
-/// `sbb r, r`: the result is 0 or -1 depending on CF alone.
-fn is_sbb_same(instr: &Instruction) -> bool {
-    instr.mnemonic() == Mnemonic::Sbb && idioms::same_sources(instr)
 }
 
 /// iced drops the source reads of some same-register forms it considers "clear" idioms

@@ -15,7 +15,7 @@
 mod access;
 mod error;
 mod format;
-mod idioms;
+pub(crate) mod idioms;
 #[cfg(test)]
 mod tests;
 

@@ -153,10 +153,43 @@ pub fn is_stack_op(instr: &Instr) -> bool {
     )
 }
 
+/// Whether `consumer` is `sbb r, r` and `loc` its register on an AMD core, whose renamer
+/// knows the result is 0 or -1 by CF alone; Intel cores wait for the register (Agner Fog's
+/// microarchitecture manual, "Dependency-breaking instructions"; the uiCA paper's error
+/// anatomy: HSW `cmp eax, 1; sbb ebp, ebp; and bpl, 0x73; add ebp, 0x10a` runs at 4 cycles).
+pub fn sbb_drops(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
+    arch.vendor == crate::uarch::Vendor::Amd
+        && consumer.iced.mnemonic() == iced_x86::Mnemonic::Sbb
+        && crate::decode::idioms::same_sources(&consumer.iced)
+        && matches!(loc, Loc::Reg(r) | Loc::High8(r)
+            if r.full_register() == consumer.iced.op0_register().full_register())
+}
+
 /// Whether the dependency of a consumer on `producer` through `loc` disappears with the
 /// stack engine: an rsp update of push/pop/call/ret is known in the front end.
 pub fn stack_engine_drops(cx: &Context, producer: usize, loc: Loc) -> bool {
     cx.model.stack_engine
         && matches!(loc, Loc::Reg(iced_x86::Register::RSP))
         && cx.instrs.get(producer).is_some_and(is_stack_op)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode_bytes;
+    use crate::input::parse_hex;
+
+    /// `sbb ebp, ebp` depends on ebp on Intel, on CF alone on AMD.
+    #[test]
+    fn sbb_same_register_is_independent_of_it_on_amd_only() {
+        let i = decode_bytes(&parse_hex("19ed").unwrap(), 0).unwrap();
+        let rbp = Loc::Reg(iced_x86::Register::RBP);
+        let amd = crate::uarch::load("ZEN4").unwrap();
+        let intel = crate::uarch::load("HSW").unwrap();
+        assert!(sbb_drops(&amd, &i[0], rbp));
+        assert!(!sbb_drops(&intel, &i[0], rbp));
+        // sbb ebp, eax reads both on any vendor.
+        let i = decode_bytes(&parse_hex("19c5").unwrap(), 0).unwrap();
+        assert!(!sbb_drops(&amd, &i[0], rbp));
+    }
 }
