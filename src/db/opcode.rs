@@ -3,15 +3,19 @@
 //! formats all of its ~4,900 entries, about 2 ms of every run, for the one or two
 //! instructions an analysis looks at.
 //!
-//! Owns: [`OPCODES`] (`opcode_table.rs`), generated from iced-x86's table and checked entry by
-//! entry against it by this module's test, which also rewrites it when
-//! `SUACA_BLESS_OPCODES=1` is set (after an iced-x86 update).
+//! Owns: [`OPCODES`] (`opcode_table.bin`, [`ENTRY`] bytes per `Code`: opcode byte,
+//! `OpCodeTableKind`, operand size, operand count and the `OpCodeOperandKind` of each of five
+//! operands), generated from iced-x86's table and checked entry by entry against it by this
+//! module's test, which also rewrites it when `SUACA_BLESS_OPCODES=1` is set (after an
+//! iced-x86 update). Kept as bytes, not source: nothing is parsed at start-up.
 
 use iced_x86::{Code, OpCodeOperandKind, OpCodeTableKind};
 
-#[path = "opcode_table.rs"]
-mod table;
-use table::OPCODES;
+/// Bytes per `Code` in [`OPCODES`].
+const ENTRY: usize = 9;
+
+/// The generated table, [`ENTRY`] bytes per `Code` in `Code` order.
+static OPCODES: &[u8] = include_bytes!("opcode_table.bin");
 
 /// The opcode facts of one `Code`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -29,12 +33,14 @@ pub(crate) struct Opcode {
 impl Opcode {
     /// The facts of `code`.
     pub fn of(code: Code) -> Opcode {
-        let (byte, table, operand_size, op_count, kinds) = OPCODES[code as usize];
+        let e = &OPCODES[code as usize * ENTRY..][..ENTRY];
+        let mut kinds = [0; 5];
+        kinds.copy_from_slice(&e[4..]);
         Opcode {
-            byte,
-            map_0f: table == OpCodeTableKind::T0F as u8,
-            operand_size: u32::from(operand_size),
-            op_count,
+            byte: e[0],
+            map_0f: e[1] == OpCodeTableKind::T0F as u8,
+            operand_size: u32::from(e[2]),
+            op_count: e[3],
             kinds,
         }
     }
@@ -57,52 +63,39 @@ impl Opcode {
 mod tests {
     use super::*;
 
-    /// `opcode_table.rs` as iced-x86 gives it.
-    fn generated() -> String {
-        let mut out = String::from(
-            "//! Generated from iced-x86's `OpCodeInfo` by `super`'s test (`SUACA_BLESS_OPCODES=1`):\n\
-             //! per `Code`: opcode byte, `OpCodeTableKind`, operand size, operand count and the\n\
-             //! `OpCodeOperandKind` of each operand.\n\n\
-             #[rustfmt::skip]\n\
-             pub(super) static OPCODES: [(u8, u8, u8, u8, [u8; 5]); ",
-        );
-        out.push_str(&format!("{}] = [\n", Code::values().len()));
+    /// `opcode_table.bin` as iced-x86 gives it.
+    fn generated() -> Vec<u8> {
+        let mut out = Vec::with_capacity(Code::values().len() * ENTRY);
         for code in Code::values() {
             let info = code.op_code();
             assert!(info.op_count() <= 5, "{code:?}");
-            let kinds: Vec<String> = (0..5)
-                .map(|i| {
-                    if i < info.op_count() {
-                        (info.op_kind(i) as usize).to_string()
-                    } else {
-                        "0".to_string()
-                    }
-                })
-                .collect();
-            out.push_str(&format!(
-                "({}, {}, {}, {}, [{}]),\n",
-                info.op_code() & 0xFF,
-                info.table() as u8,
-                info.operand_size(),
-                info.op_count(),
-                kinds.join(", ")
-            ));
+            out.push((info.op_code() & 0xFF) as u8);
+            out.push(info.table() as u8);
+            out.push(u8::try_from(info.operand_size()).expect("operand size"));
+            out.push(info.op_count() as u8);
+            for i in 0..5 {
+                let kind = if i < info.op_count() {
+                    info.op_kind(i) as usize
+                } else {
+                    0
+                };
+                out.push(u8::try_from(kind).expect("operand kind"));
+            }
         }
-        out.push_str("];\n");
         out
     }
 
     #[test]
     fn the_table_is_iced_x86s() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/db/opcode_table.rs");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/db/opcode_table.bin");
         let want = generated();
         if std::env::var_os("SUACA_BLESS_OPCODES").is_some() {
             std::fs::write(&path, &want).unwrap();
         }
-        let have = std::fs::read_to_string(&path).unwrap();
+        let have = std::fs::read(&path).unwrap();
         assert!(
             have == want,
-            "src/db/opcode_table.rs is not iced-x86's table: rerun with SUACA_BLESS_OPCODES=1"
+            "src/db/opcode_table.bin is not iced-x86's table: rerun with SUACA_BLESS_OPCODES=1"
         );
         for code in Code::values() {
             let info = code.op_code();

@@ -15,9 +15,7 @@ use std::path::Path;
 
 use ::object::{Object, ObjectKind, ObjectSection};
 
-use super::object::{
-    check_architecture, code_sections, code_symbols, detect, lower_first, CodeSymbol,
-};
+use super::object::{code_sections, code_symbols, parse, CodeSymbol};
 use super::{Format, InputError};
 
 /// One executable section's bytes.
@@ -82,12 +80,7 @@ impl ObjectCode {
 
 /// Reads the code sections and functions of the object file `data` (`path` for errors).
 pub fn code_from_object(path: &Path, data: &[u8]) -> Result<ObjectCode, InputError> {
-    let format = detect(path, data)?;
-    let file = ::object::File::parse(data).map_err(|err| InputError::Corrupt {
-        path: path.to_owned(),
-        detail: lower_first(&err.to_string()),
-    })?;
-    check_architecture(path, file.architecture())?;
+    let (format, file) = parse(path, data)?;
     let code = code_sections(path, &file)?;
     if code.is_empty() {
         return Err(InputError::NoExecutableSection {

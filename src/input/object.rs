@@ -79,12 +79,7 @@ const STT_GNU_IFUNC: u8 = 10;
 
 /// Reads the marked regions of the object file `data`; `path` is only used in errors.
 pub fn regions_from_object(path: &Path, data: &[u8]) -> Result<ObjectRegions, InputError> {
-    let format = detect(path, data)?;
-    let file = ::object::File::parse(data).map_err(|err| InputError::Corrupt {
-        path: path.to_owned(),
-        detail: lower_first(&err.to_string()),
-    })?;
-    check_architecture(path, file.architecture())?;
+    let (format, file) = parse(path, data)?;
 
     let code = code_sections(path, &file)?;
     let symbols = code_symbols(&file, format, &code);
@@ -124,6 +119,21 @@ pub fn regions_from_object(path: &Path, data: &[u8]) -> Result<ObjectRegions, In
 }
 
 /// The container format, or why the file is not one we read.
+/// The object file `data` parsed: its format, and the file once its architecture is
+/// checked to be x86-64 (`path` for errors).
+pub(super) fn parse<'d>(
+    path: &Path,
+    data: &'d [u8],
+) -> Result<(Format, ::object::File<'d>), InputError> {
+    let format = detect(path, data)?;
+    let file = ::object::File::parse(data).map_err(|err| InputError::Corrupt {
+        path: path.to_owned(),
+        detail: lower_first(&err.to_string()),
+    })?;
+    check_architecture(path, file.architecture())?;
+    Ok((format, file))
+}
+
 pub(super) fn detect(path: &Path, data: &[u8]) -> Result<Format, InputError> {
     let unsupported = |kind| InputError::UnsupportedKind {
         path: path.to_owned(),

@@ -210,22 +210,7 @@ fn lat(
     subtract: f64,
     upper: bool,
 ) -> (Spec, Role) {
-    let (ca, cb) = copies_for(kernel_body.len(), 400);
-    (
-        Spec::Unrolled {
-            kernel: kernel(v, kernel_body),
-            copies_a: ca,
-            copies_b: cb,
-        },
-        Role::Lat {
-            start,
-            target,
-            kind,
-            subtract,
-            upper,
-            slow: None,
-        },
-    )
+    addr_chain(kernel(v, kernel_body), start, target, kind, subtract, upper)
 }
 
 /// Register, mask and flag sources to register and flag destinations.
@@ -561,6 +546,7 @@ fn scratch_free(v: &Variant, a: &Assign) -> bool {
             .any(|s| matches!(s, Slot::Fixed(r) if r.full_register() == SCRATCH))
 }
 
+/// One latency benchmark of a built kernel `k` (see [`lat`]).
 fn addr_chain(
     k: Kernel,
     start: u32,
