@@ -198,17 +198,35 @@ struct PathResult {
     timeline: Option<Timeline>,
 }
 
-fn summary(w: WhatIf, out: &crate::sim::SimOutcome) -> RunSummary {
+/// `out` as a report line. `doubled`: when the region is a loop, the cycles of a run of twice
+/// the iterations; then the throughput is the steady state, (cycles(2N) − cycles(N)) / N as
+/// BHive and `suaca profile` measure it, not the thesis' total cycles / iterations, which
+/// counts filling and draining the pipeline once (docs/model.md, "Block throughput").
+fn summary(w: WhatIf, out: &crate::sim::SimOutcome, doubled: Option<u64>) -> RunSummary {
+    let steady = doubled.and_then(|c| {
+        (c > out.cycles).then(|| (c - out.cycles) as f64 / f64::from(out.iterations))
+    });
+    let (throughput, uops_per_cycle) = match steady {
+        Some(t) => {
+            let per_iteration = out.uops as f64 / f64::from(out.iterations);
+            (t, per_iteration / t)
+        }
+        None => (out.throughput(), out.uops_per_cycle()),
+    };
     RunSummary {
         what_if: w.describe(),
         perfect_frontend: w.perfect_frontend,
         infinite_ports: w.infinite_ports,
         no_deps: w.no_deps,
         cycles: out.cycles,
-        throughput: out.throughput(),
-        uops_per_cycle: out.uops_per_cycle(),
+        throughput,
+        uops_per_cycle,
+        steady_state: steady.is_some(),
     }
 }
+
+/// Fewest iterations for a steady-state throughput (one iteration asks for its latency).
+const MIN_STEADY_ITERATIONS: u32 = 2;
 
 /// Runs every requested variant of `program`; the table comes from the table run.
 fn run_path(
@@ -218,6 +236,7 @@ fn run_path(
     machine: &Machine,
     opts: &AnalysisOptions,
     lines_shown: &[usize],
+    steady: bool,
 ) -> Result<PathResult, AnalysisError> {
     let table_run = opts.table_run();
     let all_runs = opts.runs();
@@ -226,7 +245,12 @@ fn run_path(
         &machine.sim,
         table_run,
         opts.iterations,
-        all_runs.len(),
+        // A loop's runs each come with a run of twice the iterations.
+        if steady {
+            all_runs.len() * 3
+        } else {
+            all_runs.len()
+        },
         opts.work_budget,
         opts.max_cycles,
     )? {
@@ -249,14 +273,32 @@ fn run_path(
     };
     let timeline =
         timeline.map(|view| view.finish(|line| (instrs[line as usize].text.clone(), None)));
-    let run = summary(table_run, &table_out);
+    // A loop's steady state: a run of twice the iterations (outcome-only runs skip
+    // repeated steady states, so this costs little).
+    let doubled = |w: WhatIf| -> Result<Option<u64>, AnalysisError> {
+        if !steady || opts.iterations < MIN_STEADY_ITERATIONS {
+            return Ok(None);
+        }
+        let twice = SimOptions {
+            iterations: opts.iterations.saturating_mul(2),
+            what_if: w,
+            max_cycles: max_cycles.saturating_mul(2),
+        };
+        // Past the cycle cap the report keeps total cycles / iterations.
+        match simulate(&program, &machine.sim, &twice, &mut Silent) {
+            Ok(out) => Ok(Some(out.cycles)),
+            Err(SimError::CycleLimit(_)) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    };
+    let run = summary(table_run, &table_out, doubled(table_run)?);
     let mut runs = Vec::new();
     for w in all_runs {
         if w == table_run {
             runs.push(run.clone());
         } else {
             let out = simulate(&program, &machine.sim, &sim_opts(w), &mut Silent)?;
-            runs.push(summary(w, &out));
+            runs.push(summary(w, &out, doubled(w)?));
         }
     }
     // By line, first row wins: a search per shown line would be quadratic in the region size.
@@ -385,7 +427,7 @@ pub fn analyze_region(
         Vec::new()
     };
     let graphs = graphs::build(instrs, descs, &cfg, &deps, &memory);
-    let mut main = run_path(program, instrs, descs, machine, opts, &all)?;
+    let mut main = run_path(program, instrs, descs, machine, opts, &all, cx.loop_mode)?;
 
     let mut warnings = Vec::new();
     for (instr, desc) in instrs.iter().zip(descs) {
@@ -547,7 +589,15 @@ fn branch_report(
             timeline: None,
             ..opts.clone()
         };
-        let result = run_path(program, instrs, descs, machine, &path_opts, &lines)?;
+        let result = run_path(
+            program,
+            instrs,
+            descs,
+            machine,
+            &path_opts,
+            &lines,
+            cx.loop_mode,
+        )?;
         Ok(BranchSide {
             lines: lines.iter().map(|&l| l as u32).collect(),
             runs: result.runs,

@@ -28,6 +28,9 @@ pub struct RunSummary {
     pub throughput: f64,
     /// µops per cycle.
     pub uops_per_cycle: f64,
+    /// Whether `throughput` is the steady state over the second half of the iterations (a
+    /// loop) rather than total cycles / iterations.
+    pub steady_state: bool,
 }
 
 /// One line of the main table.

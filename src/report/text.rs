@@ -197,13 +197,23 @@ fn render_mode(region: &RegionReport, out: &mut dyn Write) -> io::Result<()> {
                 .map_or(String::new(), |r| format!(" `{}`", r.text));
             writeln!(
                 out,
-                "Mode: loop (line {line}{text} branches back to the start, taken every iteration)"
+                "Mode: loop (line {line}{text} branches back to the start, taken every iteration){}",
+                steady_words(&region.runs)
             )
         }
         _ => writeln!(
             out,
             "Mode: unrolled (no branch back to the start: copies of the region follow each other)"
         ),
+    }
+}
+
+/// How a loop's throughput was obtained, after its mode line.
+fn steady_words(runs: &[RunSummary]) -> &'static str {
+    if runs.first().is_some_and(|r| r.steady_state) {
+        "; steady-state throughput"
+    } else {
+        ""
     }
 }
 

@@ -308,3 +308,26 @@ fn vector_edges_are_named_as_the_instruction_names_them() {
     let ymm = edges("c5f458c2c5f459ca");
     assert!(ymm.contains(&(1, 0, "ymm1".into())), "{ymm:?}");
 }
+
+/// A loop reports its steady state, an unrolled region total cycles / iterations (the
+/// thesis' block throughput). `add rax, [rdi]; add rdi, 8; cmp rdi, rdx; jnz` on ZEN4 (embedded
+/// data): the loop-carried `add rax` chain is 1 cycle, the 3 macro-ops issue in one of the
+/// 6-wide cycles and Zen 4 takes a branch per cycle, so one iteration retires per cycle:
+/// exactly 1.00. Total cycles / 200 also counts the first iteration's load (several cycles)
+/// and so is above 1.00. Without the branch the three instructions are unrolled copies.
+#[test]
+fn loop_throughput_is_the_steady_state() {
+    let looped = run_json(&["--arch", "ZEN4", "--hex", "4803074883c7084839d775f4"]);
+    assert_valid(&looped, "loop");
+    let run = &looped["regions"][0]["runs"][0];
+    assert_eq!(run["steady_state"], Value::Bool(true), "{run}");
+    assert_eq!(run["throughput"].as_f64(), Some(1.0), "{run}");
+    let total = run["cycles"].as_f64().expect("cycles") / 200.0;
+    assert!(total > 1.0, "total cycles / 200 = {total}");
+
+    let unrolled = run_json(&["--arch", "ZEN4", "--hex", "4803074883c7084839d7"]);
+    let run = &unrolled["regions"][0]["runs"][0];
+    assert_eq!(run["steady_state"], Value::Bool(false), "{run}");
+    let cycles = run["cycles"].as_f64().expect("cycles");
+    assert_eq!(run["throughput"].as_f64(), Some(cycles / 200.0), "{run}");
+}
