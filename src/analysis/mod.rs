@@ -140,6 +140,7 @@ impl AnalysisOptions {
             move_elim: self.model.move_elim,
             pointer_chasing: self.model.pointer_chasing,
             stack_sync: self.model.stack_engine && self.model.stack_sync,
+            store_commit: self.model.data_paths && self.model.store_commit,
             ..BoundOptions::default()
         }
     }

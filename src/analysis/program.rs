@@ -208,8 +208,11 @@ pub fn build(
         })
         .collect();
     // The addresses of the path, followed once for both of their uses.
-    let store_groups = cx.loop_mode && cx.model.data_paths;
-    let addresses = (cx.model.mem_deps || store_groups).then(|| {
+    let by_line = cx.model.data_paths
+        && cx.model.store_commit
+        && cx.arch.memory.store_line_pairs == Some(true);
+    let store_groups = cx.loop_mode && cx.model.data_paths && !by_line;
+    let addresses = (cx.model.mem_deps || store_groups || by_line).then(|| {
         let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
         AddressMap::build(&refs)
     });
@@ -219,6 +222,13 @@ pub fn build(
     };
     let store_ports = match &addresses {
         Some(map) if store_groups => details::ports::store_groups(cx.instrs, path, map, cx.arch),
+        _ => Default::default(),
+    };
+    // Commit slots of each line's stores (by cache line, `memory.store_line_pairs`).
+    let commit = match &addresses {
+        Some(map) if by_line => {
+            details::store_commit::slots(cx.instrs, path, map, cx.arch, cx.looped)
+        }
         _ => Default::default(),
     };
     // Extra port cycles of wide loads and stores, as instructions of their own (below).
@@ -328,6 +338,13 @@ pub fn build(
                             details::ports::vector_load(i, cx.arch, &mut uops);
                             if let Some(extra) = details::ports::chunks(i, cx.arch, &uops) {
                                 wide.push((line as u32, extra));
+                            }
+                            // Commit slots beyond the store-data µops: held by themselves.
+                            if let Some(&total) = commit.get(&line) {
+                                let extra = details::store_commit::extra(i, cx.arch, total);
+                                if !extra.is_empty() {
+                                    wide.push((line as u32, extra));
+                                }
                             }
                         }
                         if synced[line] {

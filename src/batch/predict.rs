@@ -147,6 +147,7 @@ pub fn predict_instrs(
             move_elim: opts.model.move_elim,
             pointer_chasing: opts.model.pointer_chasing,
             stack_sync: opts.model.stack_engine && opts.model.stack_sync,
+            store_commit: opts.model.data_paths && opts.model.store_commit,
             ..BoundOptions::default()
         },
     );

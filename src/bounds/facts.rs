@@ -46,6 +46,8 @@ pub enum BoundFacts {
         rate: MemRate,
         /// Lines with a store.
         lines: Vec<usize>,
+        /// Cycles to commit the stores by cache line, where the arch commits so.
+        commit_cycles: Option<f64>,
     },
     /// Row 6: loads + stores against the AGUs.
     MemoryOps {

@@ -11,6 +11,7 @@ use iced_x86::{Instruction, Mnemonic};
 
 use super::facts::{BoundFacts, ComplexAddressing, MemRate};
 use super::{BoundKind, BoundOptions, BoundRow, RowState};
+use crate::analysis::details::{address::AddressMap, store_commit};
 use crate::ir::{Instr, MemOperand};
 use crate::uarch::{MicroArch, Role};
 
@@ -33,6 +34,8 @@ pub(super) struct MemCounts {
     pub complex_lines: Vec<usize>,
     /// Lines that gather or scatter, with their element count.
     pub vector_mem: Vec<(usize, u32)>,
+    /// Commit slots of the stores (two a cycle) where the arch commits by cache line.
+    pub commit_slots: Option<u32>,
 }
 
 /// Elements a gather/scatter accesses: min(data register / element, index register / index
@@ -128,6 +131,16 @@ impl MemCounts {
         for v in [&mut c.load_lines, &mut c.store_lines, &mut c.complex_lines] {
             v.dedup();
         }
+        if opts.store_commit && mm.store_line_pairs == Some(true) && !c.store_lines.is_empty() {
+            let path: Vec<usize> = (0..instrs.len()).collect();
+            let refs: Vec<&Instr> = instrs.iter().collect();
+            let map = AddressMap::build(&refs);
+            c.commit_slots = Some(
+                store_commit::slots(instrs, &path, &map, arch, true)
+                    .values()
+                    .sum(),
+            );
+        }
         c
     }
 }
@@ -182,9 +195,16 @@ pub(super) fn rows(c: &MemCounts, arch: &MicroArch) -> Vec<BoundRow> {
         mm.stores_per_cycle,
         (c.vector_stores, mm.vector_stores_per_cycle),
     );
+    // Committing by cache line: two slots a cycle.
+    let commit = c.commit_slots.map(|s| f64::from(s) / 2.0);
+    let cycles = match (cycles, commit) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
     let stores = BoundFacts::Stores {
         rate,
         lines: c.store_lines.clone(),
+        commit_cycles: commit,
     };
     let stores = BoundRow::new(BoundKind::Stores, state, cycles, stores);
     let (state, cycles, rate) = per_cycle(c.loads + c.stores, mm.mem_ops_per_cycle, (0.0, None));

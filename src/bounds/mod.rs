@@ -222,6 +222,9 @@ pub struct BoundOptions {
     pub pointer_chasing: bool,
     /// See `stack_engine`: an explicit rsp reader after push/pop waits for a sync µop.
     pub stack_sync: bool,
+    /// The stores row counts commit cycles by cache line where the arch commits so
+    /// (`memory.store_line_pairs`).
+    pub store_commit: bool,
 }
 
 impl Default for BoundOptions {
@@ -233,6 +236,7 @@ impl Default for BoundOptions {
             move_elim: false,
             pointer_chasing: false,
             stack_sync: false,
+            store_commit: false,
         }
     }
 }

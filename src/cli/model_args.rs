@@ -47,6 +47,10 @@ pub struct ModelArgs {
     /// No stack-synchronization µops (an explicit rsp reader after push/pop/call/ret).
     #[arg(long)]
     pub no_stack_sync: bool,
+    /// Stores commit one per cycle whatever their lines (Zen 4 commits two only when they
+    /// write the same 64-byte line).
+    #[arg(long)]
+    pub no_store_commit: bool,
 }
 
 impl ModelArgs {
@@ -67,6 +71,7 @@ impl ModelArgs {
             data_paths: base.data_paths,
             pointer_chasing: base.pointer_chasing && !self.no_fast_pointer_chasing,
             stack_sync: base.stack_sync && !self.no_stack_sync,
+            store_commit: base.store_commit && !self.no_store_commit,
         }
     }
 }
@@ -141,6 +146,13 @@ mod tests {
                 ..d()
             }),
             ["no-stack-sync"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_store_commit: true,
+                ..d()
+            }),
+            ["no-store-commit"]
         );
     }
 }

@@ -209,6 +209,9 @@ pub struct Memory {
     pub load_port_bytes: Option<u32>,
     /// Bytes the store-data path writes per cycle.
     pub store_data_bytes: Option<u32>,
+    /// Whether stores commit to L1 at one cache line per cycle: two stores in a cycle only
+    /// when they are consecutive, scalar and write the same 64-byte line (Zen 4, measured).
+    pub store_line_pairs: Option<bool>,
     /// Bytes a vector-load port (role `vector_load`) reads per cycle.
     pub vector_load_bytes: Option<u32>,
     /// A load crossing a boundary of this many bytes is split.

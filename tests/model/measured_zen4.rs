@@ -305,6 +305,30 @@ fn stores_to_one_array_commit_one_per_cycle_in_a_loop() {
     }
 }
 
+/// Stores commit to L1 one cache line per cycle (testdata/asm/store_commit.s, measured on
+/// Zen 4 with `suaca profile`; the expected figures are the hand count of commit cycles):
+/// two 8-byte stores pair only when they write one 64-byte line (1 cycle; two bases or two
+/// lines: 2); four alternating between two lines take a cycle each (4), two pairs one
+/// cycle each (2), three to one line pair across copies (1.5), one store repeated pairs
+/// with itself (0.5); 16- and 32-byte stores never pair (a cycle each: 2); a loop storing
+/// to two arrays takes two cycles where two store ports would allow one.
+#[test]
+fn stores_commit_one_cache_line_per_cycle() {
+    let Some((tps, text)) = region_throughputs("store_commit.s") else {
+        return;
+    };
+    let want = [
+        2.0, 1.0, 2.0, 2.0, 2.0, 2.0, 4.0, 2.0, 0.5, 2.0, 1.0, 1.5, 2.0,
+    ];
+    assert_eq!(tps.len(), want.len(), "{text}");
+    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
+        assert!(
+            (got - want).abs() < 0.03,
+            "region {k}: {got} against {want}\n{text}"
+        );
+    }
+}
+
 /// Two vector loads per cycle of 32 bytes each (testdata/asm/vector_loads.s, measured 2.27
 /// and 2.10): two 64-byte loads per iteration hold the two vector-load ports two cycles
 /// (4 chunks / 2 ports), four 32-byte loads too; the three AGUs alone would allow 1.33.

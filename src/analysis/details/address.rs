@@ -322,6 +322,15 @@ impl AddressMap {
             .saturating_sub(from)
     }
 
+    /// The address of memory operand `k` of position `pos` as seen `distance` iterations
+    /// later: its origins and its constant part (`None` when some origin is unknown across
+    /// iterations).
+    pub fn parts_at(&self, pos: usize, k: usize, distance: u32) -> Option<(&[(Origin, i64)], i64)> {
+        let a = self.address(pos, k)?;
+        let v = self.shifted(&a.value, distance)?;
+        Some((a.value.terms(), v.constant))
+    }
+
     /// `value` as seen `distance` iterations later, in terms of this iteration's origins;
     /// `None` when some origin is unknown across iterations.
     fn shifted(&self, value: &Lin, distance: u32) -> Option<Lin> {

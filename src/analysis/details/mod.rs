@@ -16,6 +16,7 @@ pub mod memory;
 pub mod pointer_chase;
 pub mod ports;
 pub mod stack_sync;
+pub mod store_commit;
 
 use crate::ir::{Instr, Loc};
 use crate::uarch::MicroArch;
@@ -54,6 +55,10 @@ pub struct ModelOptions {
     /// An explicit rsp reader after push/pop/call/ret gets a stack-sync µop
     /// (`--no-stack-sync`; only with the stack engine).
     pub stack_sync: bool,
+    /// Stores commit to L1 one cache line per cycle where the arch does
+    /// (`memory.store_line_pairs`; `--no-store-commit`: as many stores a cycle as the arch
+    /// has store-data ports).
+    pub store_commit: bool,
 }
 
 impl ModelOptions {
@@ -69,6 +74,7 @@ impl ModelOptions {
         data_paths: true,
         pointer_chasing: true,
         stack_sync: true,
+        store_commit: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -83,6 +89,7 @@ impl ModelOptions {
         data_paths: false,
         pointer_chasing: false,
         stack_sync: false,
+        store_commit: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -116,6 +123,9 @@ impl ModelOptions {
         }
         if !self.stack_sync {
             out.push("no-stack-sync");
+        }
+        if !self.store_commit {
+            out.push("no-store-commit");
         }
         out
     }

@@ -30,7 +30,8 @@ pub fn widen(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
         } else if m.read {
             extra(uops, loads, m.size, arch.memory.load_port_bytes);
         }
-        if m.write {
+        // Committing by cache line counts a store's width itself (store_commit.rs).
+        if m.write && arch.memory.store_line_pairs != Some(true) {
             extra(uops, store_data, m.size, arch.memory.store_data_bytes);
         }
     }
@@ -109,7 +110,7 @@ pub fn store_data_on(
 
 /// Repeats the µop confined to `ports` once per extra `width`-byte chunk of `size`.
 /// The store-data port each store of a loop commits through (loop mode, arches with more
-/// than one store-data port): stores whose addresses differ by a known constant (one array,
+/// than one store-data port that do not commit by cache line, `store_commit.rs`): stores whose addresses differ by a known constant (one array,
 /// one stream) share a port, so they commit one per cycle; stores to other arrays take the
 /// next port. Measured on Zen 4 (testdata/asm/store_width.s): two 16-byte or two 32-byte
 /// stores to one array per iteration take 2 cycles, one 32-byte store 1 cycle (a 64-byte

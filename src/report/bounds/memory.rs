@@ -44,10 +44,28 @@ pub(super) fn loads(
         .input("gather/scatter", gathers)
 }
 
-pub(super) fn stores(rate: &MemRate, lines: &[usize], cycles: f64) -> RowWords {
-    per_cycle(rate, "stores", cycles)
+pub(super) fn stores(
+    rate: &MemRate,
+    lines: &[usize],
+    commit: Option<f64>,
+    cycles: f64,
+) -> RowWords {
+    let words = match commit {
+        // Committing by cache line is the tighter limit.
+        Some(c) if c >= cycles => RowWords::new(format!(
+            "{} stores committed one cache line per cycle (two to one line) = {}",
+            fmt_num(rate.count),
+            fmt_num(c)
+        )),
+        _ => per_cycle(rate, "stores", cycles),
+    };
+    let words = words
         .input("stores", fmt_num(rate.count))
-        .input("store lines", lines_or_none(lines))
+        .input("store lines", lines_or_none(lines));
+    match commit {
+        Some(c) => words.input("commit cycles by cache line", fmt_num(c)),
+        None => words,
+    }
 }
 
 pub(super) fn memory_ops(rate: &MemRate, cycles: f64) -> RowWords {

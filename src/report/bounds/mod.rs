@@ -81,7 +81,11 @@ pub fn words(row: &BoundRow) -> RowWords {
             lines,
             gathers,
         } => memory::loads(rate, lines, gathers, cycles),
-        BoundFacts::Stores { rate, lines } => memory::stores(rate, lines, cycles),
+        BoundFacts::Stores {
+            rate,
+            lines,
+            commit_cycles,
+        } => memory::stores(rate, lines, *commit_cycles, cycles),
         BoundFacts::MemoryOps { rate } => memory::memory_ops(rate, cycles),
         BoundFacts::ComplexAddressing(f) => memory::complex(f, cycles),
         BoundFacts::CacheBandwidth => RowWords::new("n/a (needs working-set level)")
