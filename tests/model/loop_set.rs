@@ -259,11 +259,12 @@ fn committed_loop_set_is_consistent() {
 
 /// suaca's accuracy on the measured loops does not regress. Static prediction with the
 /// embedded ZEN4 data, so it runs on any host. Measured (2026-11-26, 565 measured loops,
-/// arrays in L1, `scripts/loop_accuracy.sh`): suaca MAPE 8.5%, median APE 4.0%, Kendall's
-/// tau 0.895; llvm-mca-19 -mcpu=znver4 20.1%, 9.1%, 0.847. Before addresses as values and
-/// loop mode, suaca was at 83.8% / 0.699. The remaining error is mostly loops predicted too
-/// fast: scatters, three 64-byte streams, flag consumers of load-op compares
-/// (scripts/README.md).
+/// arrays in L1, `scripts/loop_accuracy.sh`): suaca MAPE 8.1%, median APE 1.8%, Kendall's
+/// tau 0.920 (with steady-state loop throughput and store commit by cache line; 8.5% /
+/// 4.0% / 0.895 before); llvm-mca-19 -mcpu=znver4 20.1%, 9.1%, 0.847. Before addresses as
+/// values and loop mode, suaca was at 83.8% / 0.699. The remaining error is mostly loops
+/// predicted too fast: read-modify-writes, FP-to-integer transfers, 64-byte streams,
+/// histograms over the harness's constant data (scripts/README.md).
 #[test]
 fn loop_accuracy_guard() {
     let rows = set::read_loops(&measured_loops()).unwrap();
@@ -273,8 +274,8 @@ fn loop_accuracy_guard() {
     let m = o.metrics(bench::Tool::Suaca, |_| true);
     assert!(m.blocks >= 500, "{m:?}");
     assert!(m.coverage() >= 0.99, "{m:?}");
-    assert!(m.mape <= 0.095, "MAPE {}: {m:?}", m.mape);
-    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.88, "{m:?}");
+    assert!(m.mape <= 0.09, "MAPE {}: {m:?}", m.mape);
+    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.91, "{m:?}");
 }
 
 /// The kernel suite compiles with gcc and clang, at least 40 kernels give a single-block loop
