@@ -32,7 +32,9 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.stack_sync = true;
     out.push(("+ stack-sync µops", m));
     m.store_commit = true;
-    out.push(("+ store commit by cache line = full", m));
+    out.push(("+ store commit by cache line", m));
+    m.free_nops = true;
+    out.push(("+ NOPs without a dispatch slot = full", m));
     debug_assert_eq!(m, ModelOptions::FULL);
     out
 }

@@ -141,6 +141,7 @@ impl AnalysisOptions {
             pointer_chasing: self.model.pointer_chasing,
             stack_sync: self.model.stack_engine && self.model.stack_sync,
             store_commit: self.model.data_paths && self.model.store_commit,
+            free_nops: self.model.free_nops,
             ..BoundOptions::default()
         }
     }

@@ -148,6 +148,7 @@ pub fn predict_instrs(
             pointer_chasing: opts.model.pointer_chasing,
             stack_sync: opts.model.stack_engine && opts.model.stack_sync,
             store_commit: opts.model.data_paths && opts.model.store_commit,
+            free_nops: opts.model.free_nops,
             ..BoundOptions::default()
         },
     );

@@ -53,7 +53,12 @@ impl Counts {
                         estimated.push(i);
                     }
                     let fused = d.fused_uops.unwrap_or(d.uops);
-                    slots.push(Some(fused));
+                    // A NOP the arch does not dispatch takes no slot (like the simulation).
+                    let free = opts.free_nops
+                        && instrs.get(i).is_some_and(|ins| {
+                            crate::analysis::details::fusion::free_nop(ins, arch)
+                        });
+                    slots.push(Some(if free { 0 } else { fused }));
                     unfused.push(Some(d.uops));
                     ms.push(Some(d.uops_ms.unwrap_or(0)));
                     mite.push(Some(d.uops_mite.unwrap_or(fused)));

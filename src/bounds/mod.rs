@@ -225,6 +225,8 @@ pub struct BoundOptions {
     /// The stores row counts commit cycles by cache line where the arch commits so
     /// (`memory.store_line_pairs`).
     pub store_commit: bool,
+    /// NOPs take no issue slot where the arch dispatches none for them.
+    pub free_nops: bool,
 }
 
 impl Default for BoundOptions {
@@ -237,6 +239,7 @@ impl Default for BoundOptions {
             pointer_chasing: false,
             stack_sync: false,
             store_commit: false,
+            free_nops: false,
         }
     }
 }

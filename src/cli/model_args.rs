@@ -51,6 +51,9 @@ pub struct ModelArgs {
     /// write the same 64-byte line).
     #[arg(long)]
     pub no_store_commit: bool,
+    /// NOPs take a dispatch slot like any instruction (Zen 4 dispatches none for them).
+    #[arg(long)]
+    pub no_free_nops: bool,
 }
 
 impl ModelArgs {
@@ -72,6 +75,7 @@ impl ModelArgs {
             pointer_chasing: base.pointer_chasing && !self.no_fast_pointer_chasing,
             stack_sync: base.stack_sync && !self.no_stack_sync,
             store_commit: base.store_commit && !self.no_store_commit,
+            free_nops: base.free_nops && !self.no_free_nops,
         }
     }
 }
@@ -153,6 +157,13 @@ mod tests {
                 ..d()
             }),
             ["no-store-commit"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_free_nops: true,
+                ..d()
+            }),
+            ["no-free-nops"]
         );
     }
 }

@@ -173,6 +173,9 @@ pub struct FrontEnd {
     /// Whether the first instruction of a macro-fused pair may go to the last decoder of a
     /// cycle (`false` on Sandy Bridge to Broadwell).
     pub macro_fusion_on_last_decoder: Option<bool>,
+    /// Whether NOPs take no dispatch slot (Zen 4, measured: a block of two instructions and
+    /// a NOP dispatches in the cycles of the two).
+    pub nops_take_no_slot: Option<bool>,
 }
 
 /// Load/store units and caches.

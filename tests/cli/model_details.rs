@@ -188,7 +188,7 @@ fn json_names_the_details_turned_off() {
         run(&["--model", "suaca"])["model_disabled"]
             .as_array()
             .map(Vec::len),
-        Some(10)
+        Some(11)
     );
 }
 

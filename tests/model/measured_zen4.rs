@@ -329,6 +329,56 @@ fn stores_commit_one_cache_line_per_cycle() {
     }
 }
 
+/// NOPs take no dispatch slot on Zen 4 (testdata/asm/nops.s, measured with `suaca profile`;
+/// expected by hand: the other instructions at 6 a cycle, or their own limit): nop; mov;
+/// cmp 0.334 (2 / 6), a long NOP the same, cmp al; nop and mov; nop 0.25 (both
+/// measured; the model's port bound for these one-instruction blocks), nop; mov; lea; cmp
+/// 0.5 (3 / 6), two NOPs around two add chains 1.0 (the chains), three add chains 1.0.
+/// Blocks of NOPs only (measured 12 a cycle) are left out: the model delivers them free.
+#[test]
+fn nops_take_no_dispatch_slot() {
+    if std::process::Command::new("as")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("note: GNU as is not installed; skipping the nops.s check");
+        return;
+    }
+    let home = tempfile::tempdir().expect("tempdir");
+    let file = root().join("testdata/asm/nops.s");
+    let run = |extra: &[&str]| -> Vec<f64> {
+        let mut args = vec!["--arch", "ZEN4", "-p", "--loop", "2000"];
+        args.extend_from_slice(extra);
+        args.push(file.to_str().expect("utf-8"));
+        let out = suaca(&args, home.path());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("Block throughput: "))
+            .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+            .collect()
+    };
+    let tps = run(&[]);
+    assert_eq!(tps.len(), 9, "{tps:?}");
+    let want = [0.334, 0.334, 0.25, 0.25, 0.5, 1.0, f64::NAN, f64::NAN, 1.0];
+    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
+        if !want.is_nan() {
+            assert!(
+                (got - want).abs() < 0.015,
+                "region {k}: {got} against {want}: {tps:?}"
+            );
+        }
+    }
+    // With a slot per NOP: nop; mov; cmp takes half a cycle (3 / 6).
+    let slots = run(&["--no-free-nops"]);
+    assert!((slots[0] - 0.5).abs() < 0.015, "{slots:?}");
+}
+
 /// Two vector loads per cycle of 32 bytes each (testdata/asm/vector_loads.s, measured 2.27
 /// and 2.10): two 64-byte loads per iteration hold the two vector-load ports two cycles
 /// (4 chunks / 2 ports), four 32-byte loads too; the three AGUs alone would allow 1.33.

@@ -11,6 +11,9 @@ use super::Context;
 
 /// Issue slots of `instr` alone (before macro-fusion).
 pub fn slots(cx: &Context, instr: &Instr, desc: &InstrDesc) -> u32 {
+    if cx.model.free_nops && free_nop(instr, cx.arch) {
+        return 0;
+    }
     if !cx.model.micro_fusion || cx.arch.fusion.micro_fusion == Some(false) {
         return desc.uops.max(1);
     }
@@ -66,6 +69,13 @@ pub fn fuse_masks(first: &mut Vec<PortMask>, jcc: &[PortMask]) {
         Some(u) => first[u] = branch,
         None => first.push(branch),
     }
+}
+
+/// Whether `instr` is a NOP that takes no dispatch slot on `arch`
+/// (`front_end.nops_take_no_slot`).
+pub fn free_nop(instr: &Instr, arch: &MicroArch) -> bool {
+    arch.front_end.nops_take_no_slot == Some(true)
+        && instr.iced.mnemonic() == iced_x86::Mnemonic::Nop
 }
 
 #[cfg(test)]

@@ -59,6 +59,9 @@ pub struct ModelOptions {
     /// (`memory.store_line_pairs`; `--no-store-commit`: as many stores a cycle as the arch
     /// has store-data ports).
     pub store_commit: bool,
+    /// NOPs take no dispatch slot where the arch says so (`front_end.nops_take_no_slot`;
+    /// `--no-free-nops`).
+    pub free_nops: bool,
 }
 
 impl ModelOptions {
@@ -75,6 +78,7 @@ impl ModelOptions {
         pointer_chasing: true,
         stack_sync: true,
         store_commit: true,
+        free_nops: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -90,6 +94,7 @@ impl ModelOptions {
         pointer_chasing: false,
         stack_sync: false,
         store_commit: false,
+        free_nops: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -126,6 +131,9 @@ impl ModelOptions {
         }
         if !self.store_commit {
             out.push("no-store-commit");
+        }
+        if !self.free_nops {
+            out.push("no-free-nops");
         }
         out
     }
