@@ -30,7 +30,9 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.pointer_chasing = true;
     out.push(("+ fast pointer chasing", m));
     m.stack_sync = true;
-    out.push(("+ stack-sync µops = full", m));
+    out.push(("+ stack-sync µops", m));
+    m.issue_ports = true;
+    out.push(("+ port assignment at issue (SKL) = full", m));
     debug_assert_eq!(m, ModelOptions::FULL);
     out
 }

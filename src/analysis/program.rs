@@ -385,6 +385,7 @@ pub fn build(
     }
     SimProgram {
         frontend: None,
+        ports: details::issue_ports::assignment(cx),
         instrs,
     }
 }

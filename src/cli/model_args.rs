@@ -47,6 +47,10 @@ pub struct ModelArgs {
     /// No stack-synchronization µops (an explicit rsp reader after push/pop/call/ret).
     #[arg(long)]
     pub no_stack_sync: bool,
+    /// Bind µops to ports when they dispatch, on the least used free port (SUACA), not at
+    /// issue where the arch does that (Skylake to Cascade Lake).
+    #[arg(long)]
+    pub dispatch_port_assignment: bool,
 }
 
 impl ModelArgs {
@@ -67,6 +71,7 @@ impl ModelArgs {
             data_paths: base.data_paths,
             pointer_chasing: base.pointer_chasing && !self.no_fast_pointer_chasing,
             stack_sync: base.stack_sync && !self.no_stack_sync,
+            issue_ports: base.issue_ports && !self.dispatch_port_assignment,
         }
     }
 }
@@ -141,6 +146,13 @@ mod tests {
                 ..d()
             }),
             ["no-stack-sync"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                dispatch_port_assignment: true,
+                ..d()
+            }),
+            ["dispatch-port-assignment"]
         );
     }
 }

@@ -1,10 +1,11 @@
 //! The pipeline details SUACA left as future work (thesis ch. 5, issue #7): macro- and
-//! micro-fusion, zero idioms and eliminated moves, the stack engine, memory dependencies and
-//! the front end's delivery rate. Each is a switch of [`ModelOptions`]; with all of them off
-//! ([`ModelOptions::SUACA`]) the program is exactly SUACA's.
+//! micro-fusion, zero idioms and eliminated moves, the stack engine, memory dependencies, the
+//! front end's delivery rate and port assignment at issue. Each is a switch of
+//! [`ModelOptions`]; with all of them off ([`ModelOptions::SUACA`]) the program is exactly
+//! SUACA's.
 //!
 //! Owns: what the details change in the engine's program (slots, port masks, latencies,
-//! inputs, the delivery rate). Must not touch: the engine (it only sees the result).
+//! inputs, the delivery rate, when ports are bound). Must not touch: the engine (it only sees the result).
 
 pub mod address;
 #[cfg(test)]
@@ -12,6 +13,7 @@ mod address_tests;
 pub mod elimination;
 pub mod frontend;
 pub mod fusion;
+pub mod issue_ports;
 pub mod memory;
 pub mod pointer_chase;
 pub mod ports;
@@ -54,6 +56,9 @@ pub struct ModelOptions {
     /// An explicit rsp reader after push/pop/call/ret gets a stack-sync µop
     /// (`--no-stack-sync`; only with the stack engine).
     pub stack_sync: bool,
+    /// On arches whose description says so, µops get their ports at issue, not at dispatch
+    /// (`--dispatch-port-assignment`).
+    pub issue_ports: bool,
 }
 
 impl ModelOptions {
@@ -69,6 +74,7 @@ impl ModelOptions {
         data_paths: true,
         pointer_chasing: true,
         stack_sync: true,
+        issue_ports: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -83,6 +89,7 @@ impl ModelOptions {
         data_paths: false,
         pointer_chasing: false,
         stack_sync: false,
+        issue_ports: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -116,6 +123,9 @@ impl ModelOptions {
         }
         if !self.stack_sync {
             out.push("no-stack-sync");
+        }
+        if !self.issue_ports {
+            out.push("dispatch-port-assignment");
         }
         out
     }
