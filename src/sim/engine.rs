@@ -114,7 +114,7 @@ struct Waiting {
 }
 
 /// The port nibble of a µop without a bound port (it needs none, or names none of the
-/// machine's): it dispatches by its mask. Issue-time assignment needs fewer ports.
+/// machine's): it dispatches by its mask. Machines with 15 ports or more keep SUACA's rule.
 const UNBOUND: u64 = 15;
 
 impl Waiting {
@@ -796,5 +796,45 @@ pub(crate) fn simulate_with_footprint<O: Observer + ?Sized>(
             (out, engine.footprint())
         }
         Err(e) => (Err(e), 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(uops: u32, slots: u32) -> Op {
+        Op {
+            line: 0,
+            uops,
+            all: (1 << uops) - 1,
+            first_mask: 0,
+            latency: 1,
+            div_uop: super::super::plan::NO_DIV,
+            div_cycles: 0,
+            inputs: (0, 0),
+            slots,
+        }
+    }
+
+    /// Issue-group positions: a micro-fused load+op shares its slot, a slotless Jcc rides with
+    /// the slot before, and an instruction split over two cycles restarts at the group's
+    /// first slot.
+    #[test]
+    fn issue_slots_of_fused_slotless_and_split_instructions() {
+        // Load+op (2 µops, 1 slot) loaded at group position 1: both in slot 1.
+        let fused = op(2, 1);
+        assert_eq!(issue_slot(&fused, 0, 0, 1, 1), 1);
+        assert_eq!(issue_slot(&fused, 1, 0, 1, 1), 1);
+        // The Jcc of a macro-fused pair (no slot) after a slot at position 2.
+        assert_eq!(issue_slot(&op(1, 0), 0, 0, 0, 3), 2);
+        // 3 µops in 3 slots: two at positions 2, 3 of one cycle, the third at 0 of the next.
+        let three = op(3, 3);
+        assert_eq!(issue_slot(&three, 0, 0, 2, 2), 2);
+        assert_eq!(issue_slot(&three, 1, 0, 2, 2), 3);
+        assert_eq!(issue_slot(&three, 2, 2, 1, 0), 0);
+        // 4 µops in 2 slots (the rest with the last): µops 1..3 share slot 1.
+        let wide = op(4, 2);
+        assert_eq!(issue_slot(&wide, 3, 0, 2, 0), 1);
     }
 }
