@@ -34,7 +34,9 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.store_commit = true;
     out.push(("+ store commit by cache line", m));
     m.free_nops = true;
-    out.push(("+ NOPs without a dispatch slot = full", m));
+    out.push(("+ NOPs without a dispatch slot", m));
+    m.issue_ports = true;
+    out.push(("+ port assignment at issue (SKL) = full", m));
     debug_assert_eq!(m, ModelOptions::FULL);
     out
 }

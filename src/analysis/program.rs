@@ -402,6 +402,7 @@ pub fn build(
     }
     SimProgram {
         frontend: None,
+        ports: details::issue_ports::assignment(cx),
         instrs,
     }
 }

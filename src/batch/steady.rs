@@ -12,7 +12,8 @@
 //!
 //! This is a heuristic: a transient that looks periodic for K/2 copies would be taken for
 //! the steady state. Measured: on the 1,217 BHive development blocks the result equals the
-//! full run for every block (`tests/model/batch_steady.rs`); on 5,000 other BHive blocks (every
+//! full run for every block (`tests/model/batch_steady.rs`; with SKL's ports bound at issue,
+//! one SKL block of every 4th gives 3.00 for 3.02); on 5,000 other BHive blocks (every
 //! 25th distinct block of BHive's sources) per arch, identical for 4,997 (SKL), 4,993 (IVB)
 //! and 4,999 (HSW), the others within 2.1% — at a third of the simulated copies.
 

@@ -54,6 +54,10 @@ pub struct ModelArgs {
     /// NOPs take a dispatch slot like any instruction (Zen 4 dispatches none for them).
     #[arg(long)]
     pub no_free_nops: bool,
+    /// Bind µops to ports when they dispatch, on the least used free port (SUACA), not at
+    /// issue where the arch does that (Skylake to Cascade Lake).
+    #[arg(long)]
+    pub dispatch_port_assignment: bool,
 }
 
 impl ModelArgs {
@@ -76,6 +80,7 @@ impl ModelArgs {
             stack_sync: base.stack_sync && !self.no_stack_sync,
             store_commit: base.store_commit && !self.no_store_commit,
             free_nops: base.free_nops && !self.no_free_nops,
+            issue_ports: base.issue_ports && !self.dispatch_port_assignment,
         }
     }
 }
@@ -164,6 +169,13 @@ mod tests {
                 ..d()
             }),
             ["no-free-nops"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                dispatch_port_assignment: true,
+                ..d()
+            }),
+            ["dispatch-port-assignment"]
         );
     }
 }

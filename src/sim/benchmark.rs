@@ -47,6 +47,7 @@ pub fn block() -> SimProgram {
         .collect();
     SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs,
     }
 }

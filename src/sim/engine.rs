@@ -17,11 +17,12 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
+use super::assign::Assigner;
 use super::event::{InstRef, Observer, WaitCause};
 use super::options::SimOptions;
 use super::plan::{Op, Plan};
 use super::ports::{Ports, MAX_PORTS};
-use super::program::{SimMachine, SimProgram};
+use super::program::{PortAssignment, SimMachine, SimProgram};
 use super::window::{Window, NOT_STARTED};
 
 /// Most µops per instruction the engine tracks individually.
@@ -107,6 +108,29 @@ struct Waiting {
     deps_ready: u32,
     /// Issue slots loaded so far.
     slots_loaded: u32,
+    /// With port assignment at issue: the port of µop `u` in bits `4 * (u % 16)..` of
+    /// `ports[u / 16]`, [`UNBOUND`] for a µop the assigner did not bind.
+    ports: [u64; 4],
+}
+
+/// The port nibble of a µop without a bound port (it needs none, or names none of the
+/// machine's): it dispatches by its mask. Machines with 15 ports or more keep SUACA's rule.
+const UNBOUND: u64 = 15;
+
+impl Waiting {
+    /// The port bound to µop `u`, if any.
+    #[inline]
+    fn port(&self, u: u32) -> Option<usize> {
+        let nibble = (self.ports[(u / 16) as usize] >> (4 * (u % 16))) & 15;
+        (nibble != UNBOUND).then_some(nibble as usize)
+    }
+
+    #[inline]
+    fn bind(&mut self, u: u32, port: Option<usize>) {
+        let nibble = port.map_or(UNBOUND, |p| p as u64);
+        let (word, shift) = ((u / 16) as usize, 4 * (u % 16));
+        self.ports[word] = (self.ports[word] & !(15 << shift)) | (nibble << shift);
+    }
 }
 
 /// Slots and µops the instance (`slots` and `loaded` so far) can load with `budget` slots
@@ -124,6 +148,19 @@ fn step(op: &Op, slots: u32, loaded: u32, budget: u32, space: u32) -> (u32, u32)
         }
         s -= 1;
     }
+}
+
+/// The position in its cycle's issue group of µop `u` of `op`, whose load this cycle covers
+/// the instruction's slots `slots_before..slots_before + slots` from group position `first`:
+/// one µop per slot, the rest with the last slot; µops of an instruction without slots (the
+/// Jcc of a macro-fused pair) ride with the slot before.
+#[inline]
+fn issue_slot(op: &Op, u: u32, slots_before: u32, slots: u32, first: u32) -> u32 {
+    if op.slots == 0 || slots == 0 {
+        return first.saturating_sub(1);
+    }
+    let own = u.min(op.slots - 1).saturating_sub(slots_before);
+    first + own.min(slots - 1)
 }
 
 /// An entry of the waiting list.
@@ -209,6 +246,10 @@ struct Engine<'a> {
     seen: HashMap<Vec<u64>, Mark>,
     /// When the front end delivers the next iteration, in 1/`Delivery::per` cycles.
     delivery_next: i64,
+    /// Port assignment at issue, if the program asks for it.
+    assigner: Option<Assigner>,
+    /// The machine's ports, as a mask.
+    valid_ports: u32,
 }
 
 /// When and where a relative state was seen.
@@ -250,6 +291,16 @@ impl<'a> Engine<'a> {
             causes: Vec::new(),
             seen: HashMap::new(),
             delivery_next: 0,
+            assigner: match program.ports {
+                PortAssignment::Issue(rule) if machine.port_count < UNBOUND as usize => {
+                    Some(Assigner::new(rule))
+                }
+                _ => None,
+            },
+            valid_ports: match machine.port_count {
+                c if c >= MAX_PORTS => u32::MAX,
+                c => (1 << c) - 1,
+            },
             plan,
         }
     }
@@ -334,6 +385,7 @@ impl<'a> Engine<'a> {
                     loaded: 0,
                     deps_ready: u32::from(no_deps),
                     slots_loaded: 0,
+                    ports: [0; 4],
                 });
                 self.waiting.push(Entry::awake(id));
             }
@@ -346,6 +398,14 @@ impl<'a> Engine<'a> {
             if (s, d) == (0, 0) {
                 break;
             }
+            if let Some(assigner) = &mut self.assigner {
+                let first = self.plan.load_width - budget;
+                for u in w.loaded..w.loaded + d {
+                    let slot = issue_slot(op, u, w.slots_loaded, s, first);
+                    let mask = self.plan.masks[(op.first_mask + u) as usize] & self.valid_ports;
+                    w.bind(u, assigner.bind(mask, slot));
+                }
+            }
             w.slots_loaded += s;
             w.loaded += d;
             self.window.set(id, w);
@@ -355,6 +415,9 @@ impl<'a> Engine<'a> {
             if d > 0 {
                 observer.loaded(cycle, w.inst(op), d);
             }
+        }
+        if let Some(assigner) = &mut self.assigner {
+            assigner.end_group();
         }
     }
 
@@ -448,7 +511,7 @@ impl<'a> Engine<'a> {
         while pending != 0 {
             let u = pending.trailing_zeros();
             pending &= pending - 1;
-            let mask = self.plan.masks[(op.first_mask + u) as usize];
+            let mut mask = self.plan.masks[(op.first_mask + u) as usize];
             if mask == 0 {
                 w.assigned |= 1 << u;
                 observer.uop_dispatched(cycle, inst, u, None);
@@ -462,8 +525,19 @@ impl<'a> Engine<'a> {
                 }
                 continue;
             }
+            let bound = if self.assigner.is_some() {
+                w.port(u)
+            } else {
+                None
+            };
+            if let Some(p) = bound {
+                mask = 1 << p;
+            }
             match self.ports.place(mask, inst, &mut own) {
                 Some(p) => {
+                    if let (Some(a), Some(_)) = (&mut self.assigner, bound) {
+                        a.dispatched(p);
+                    }
                     w.assigned |= 1 << u;
                     observer.uop_dispatched(cycle, inst, u, Some(p));
                     if is_div {
@@ -567,6 +641,14 @@ impl<'a> Engine<'a> {
         // Pushed in start order; completion events come in program order.
         done.sort_unstable_by_key(|c| c.id);
         for c in &done {
+            if let Some(a) = &mut self.assigner {
+                let w = self.window.get(c.id);
+                for u in 0..self.plan.ops[c.inst.index as usize].uops {
+                    if let Some(p) = w.port(u) {
+                        a.completed(p);
+                    }
+                }
+            }
             self.window.complete(c.id);
             self.occupancy -= self.plan.ops[c.inst.index as usize].uops;
             self.completed_instances += 1;
@@ -617,12 +699,20 @@ impl<'a> Engine<'a> {
             } else {
                 state.extend([cycle - started, u64::from(self.window.is_complete(id))]);
             }
+            if self.assigner.is_some() && !self.window.is_complete(id) {
+                state.extend(self.window.get(id).ports);
+            }
         }
         let usage = *self.ports.usage();
-        for &group in &self.plan.port_groups {
-            let ports = (0..MAX_PORTS).filter(|&p| group & (1 << p) != 0);
-            let least = ports.clone().map(|p| usage[p]).min().unwrap_or(0);
-            state.extend(ports.map(|p| usage[p] - least));
+        if let Some(a) = &self.assigner {
+            // Ports bound at issue: the counts of waiting µops decide, usage does not.
+            state.extend(a.state());
+        } else {
+            for &group in &self.plan.port_groups {
+                let ports = (0..MAX_PORTS).filter(|&p| group & (1 << p) != 0);
+                let least = ports.clone().map(|p| usage[p]).min().unwrap_or(0);
+                state.extend(ports.map(|p| usage[p] - least));
+            }
         }
         let Some(mark) = self.seen.get(&state) else {
             if self.seen.len() >= MAX_SEEN {
@@ -706,5 +796,45 @@ pub(crate) fn simulate_with_footprint<O: Observer + ?Sized>(
             (out, engine.footprint())
         }
         Err(e) => (Err(e), 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(uops: u32, slots: u32) -> Op {
+        Op {
+            line: 0,
+            uops,
+            all: (1 << uops) - 1,
+            first_mask: 0,
+            latency: 1,
+            div_uop: super::super::plan::NO_DIV,
+            div_cycles: 0,
+            inputs: (0, 0),
+            slots,
+        }
+    }
+
+    /// Issue-group positions: a micro-fused load+op shares its slot, a slotless Jcc rides with
+    /// the slot before, and an instruction split over two cycles restarts at the group's
+    /// first slot.
+    #[test]
+    fn issue_slots_of_fused_slotless_and_split_instructions() {
+        // Load+op (2 µops, 1 slot) loaded at group position 1: both in slot 1.
+        let fused = op(2, 1);
+        assert_eq!(issue_slot(&fused, 0, 0, 1, 1), 1);
+        assert_eq!(issue_slot(&fused, 1, 0, 1, 1), 1);
+        // The Jcc of a macro-fused pair (no slot) after a slot at position 2.
+        assert_eq!(issue_slot(&op(1, 0), 0, 0, 0, 3), 2);
+        // 3 µops in 3 slots: two at positions 2, 3 of one cycle, the third at 0 of the next.
+        let three = op(3, 3);
+        assert_eq!(issue_slot(&three, 0, 0, 2, 2), 2);
+        assert_eq!(issue_slot(&three, 1, 0, 2, 2), 3);
+        assert_eq!(issue_slot(&three, 2, 2, 1, 0), 0);
+        // 4 µops in 2 slots (the rest with the last): µops 1..3 share slot 1.
+        let wide = op(4, 2);
+        assert_eq!(issue_slot(&wide, 3, 0, 2, 0), 1);
     }
 }

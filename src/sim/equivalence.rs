@@ -184,6 +184,7 @@ fn arb_program(ports: u32) -> impl Strategy<Value = SimProgram> {
                 }
                 SimProgram {
                     frontend: None,
+                    ports: Default::default(),
                     instrs,
                 }
             })
@@ -211,6 +212,18 @@ fn arb_case() -> impl Strategy<Value = (SimProgram, SimMachine, SimOptions)> {
     })
 }
 
+/// Port assignment at issue with random parameters: the alternating pair is two of the
+/// machine's ports (or none).
+fn arb_issue_rule(ports: usize) -> impl Strategy<Value = PortAssignment> {
+    let pair = 0..ports.max(2) - 1;
+    (any::<bool>(), prop::option::of(pair)).prop_map(move |(until_complete, pair)| {
+        PortAssignment::Issue(IssueRule {
+            until_complete,
+            alternate: pair.filter(|_| ports >= 2).map_or(0, |p| 0b11 << p),
+        })
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -218,6 +231,28 @@ proptest! {
     fn same_outcome_and_events_as_the_reference((program, machine, options) in arb_case()) {
         check_equivalent(&program, &machine, &options);
     }
+
+    #[test]
+    fn same_with_ports_bound_at_issue(
+        ((mut program, machine, options), rule) in arb_case()
+            .prop_flat_map(|case| {
+                let ports = case.1.port_count;
+                (Just(case), arb_issue_rule(ports))
+            })
+    ) {
+        program.ports = rule;
+        check_equivalent(&program, &machine, &options);
+    }
+}
+
+/// The rule with loads alternating on p23, counted until dispatch or until completion.
+fn issue_rules() -> [PortAssignment; 2] {
+    [false, true].map(|until_complete| {
+        PortAssignment::Issue(IssueRule {
+            until_complete,
+            alternate: 0b1100,
+        })
+    })
 }
 
 fn skl() -> SimMachine {
@@ -235,6 +270,13 @@ use super::benchmark::block as bench_block;
 #[test]
 fn benchmark_block_matches_the_reference() {
     check_equivalent(&bench_block(), &skl(), &SimOptions::new(200));
+    for ports in issue_rules() {
+        let program = SimProgram {
+            ports,
+            ..bench_block()
+        };
+        check_equivalent(&program, &skl(), &SimOptions::new(200));
+    }
 }
 
 /// Edge cases the random programs rarely reach: the largest instruction (64 µops, loaded
@@ -270,6 +312,7 @@ fn edge_cases_match_the_reference() {
     };
     let program = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: vec![wide, div.clone()],
     };
     check_equivalent(&program, &small, &SimOptions::new(7));
@@ -284,6 +327,7 @@ fn edge_cases_match_the_reference() {
     };
     let stuck = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: vec![self_dep],
     };
     let limited = SimOptions {
@@ -312,6 +356,7 @@ fn errors_match_the_reference() {
         SimProgram::default(),
         SimProgram {
             frontend: None,
+            ports: Default::default(),
             instrs: vec![ok.clone(), huge],
         },
     ];
@@ -324,6 +369,7 @@ fn errors_match_the_reference() {
     };
     let program = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: vec![ok],
     };
     check_equivalent(&program, &zero_width, &SimOptions::new(4));
@@ -339,6 +385,7 @@ fn errors_match_the_reference() {
 fn a_producer_outside_the_program_is_an_error() {
     let program = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: vec![SimInstr {
             slots: None,
             line: 4,
@@ -369,6 +416,7 @@ fn memory_does_not_grow_with_iterations() {
     instrs[1].inputs[0].producer = 0;
     let program = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs,
     };
     for waits in [false, true] {
@@ -407,6 +455,7 @@ fn skipped_steady_states_keep_the_outcome() {
     let p06 = PortMask(0b0100_0001);
     let adc = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: (0..8u32)
             .map(|l| SimInstr {
                 slots: None,
@@ -429,7 +478,14 @@ fn skipped_steady_states_keep_the_outcome() {
             })
             .collect(),
     };
-    for program in [bench_block(), adc] {
+    let mut programs = vec![bench_block(), adc];
+    for ports in issue_rules() {
+        programs.push(SimProgram {
+            ports,
+            ..bench_block()
+        });
+    }
+    for program in programs {
         for what_if in every_what_if() {
             let options = SimOptions {
                 what_if,
@@ -447,9 +503,14 @@ fn skipped_steady_states_keep_the_outcome() {
 #[test]
 fn skipping_is_exact_with_a_delivery_rate_and_slots() {
     let p0156 = PortMask(0b110_0011);
-    for (cycles, slots) in [(3.375, 1), (0.25, 1), (1.2, 2), (2.0 / 3.0, 0), (7.9, 3)] {
+    let assignments = [PortAssignment::Dispatch, issue_rules()[0], issue_rules()[1]];
+    for ((cycles, slots), ports) in [(3.375, 1), (0.25, 1), (1.2, 2), (2.0 / 3.0, 0), (7.9, 3)]
+        .into_iter()
+        .flat_map(|c| assignments.map(|a| (c, a)))
+    {
         let program = SimProgram {
             frontend: Delivery::every(cycles, 16),
+            ports,
             instrs: (0..3u32)
                 .map(|l| SimInstr {
                     slots: Some(if l == 1 { slots } else { 1 }),
@@ -474,7 +535,7 @@ fn skipping_is_exact_with_a_delivery_rate_and_slots() {
             let full = simulate(&program, &m, &opts, &mut Nothing(false, true)).unwrap();
             assert_eq!(
                 skipped, full,
-                "{cycles} cycles, {slots} slots, {iterations} iterations"
+                "{cycles} cycles, {slots} slots, {iterations} iterations, {ports:?}"
             );
         }
     }

@@ -14,6 +14,7 @@
 //! release children) ─► free ports
 //! ```
 
+mod assign;
 #[doc(hidden)]
 pub mod benchmark;
 pub mod engine;
@@ -27,7 +28,9 @@ mod window;
 pub use engine::{simulate, SimError, SimOutcome, MAX_UOPS_PER_INSTR};
 pub use event::{InstRef, Observer, WaitCause};
 pub use options::{SimOptions, WhatIf};
-pub use program::{Delivery, SimInput, SimInstr, SimMachine, SimProgram};
+pub use program::{
+    Delivery, IssueRule, PortAssignment, SimInput, SimInstr, SimMachine, SimProgram,
+};
 
 #[cfg(test)]
 mod equivalence;

@@ -46,6 +46,30 @@ pub struct SimProgram {
     /// The rate at which the front end delivers iterations; `None`: only the issue width
     /// limits loading (SUACA).
     pub frontend: Option<Delivery>,
+    /// When µops get their ports: at dispatch (SUACA) or at issue.
+    pub ports: PortAssignment,
+}
+
+/// When a µop allowed on several ports is bound to one of them.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum PortAssignment {
+    /// When it dispatches, on the least used free port (thesis Algorithm 5).
+    #[default]
+    Dispatch,
+    /// When it issues (docs/model.md, "Port assignment at issue"); it then waits for that
+    /// port alone.
+    Issue(IssueRule),
+}
+
+/// The parameters of port assignment at issue.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct IssueRule {
+    /// A µop counts against its port until its instruction completes, not only until it
+    /// dispatches (the "not yet executed" reading).
+    pub until_complete: bool,
+    /// µops allowed on exactly these two ports (the loads' p23) alternate between them
+    /// instead of following the counts; 0: no such pair.
+    pub alternate: u32,
 }
 
 /// The front end's delivery rate: an iteration may begin to load `cycles / per` cycles after

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use super::engine::{SimError, SimOutcome, MAX_UOPS_PER_INSTR};
 use super::event::{InstRef, Observer, WaitCause};
 use super::options::SimOptions;
-use super::program::{SimMachine, SimProgram};
+use super::program::{IssueRule, PortAssignment, SimMachine, SimProgram};
 use crate::uarch::PortMask;
 
 /// Dynamic state of one instruction instance. The state machine:
@@ -26,6 +26,8 @@ struct Slot {
     started: u64,
     /// Left the scheduler.
     complete: bool,
+    /// With port assignment at issue: the port bound to each loaded µop.
+    ports: Vec<Option<usize>>,
 }
 
 const NOT_STARTED: u64 = u64::MAX;
@@ -73,6 +75,45 @@ struct Engine<'a> {
     /// Scratch buffers reused each cycle.
     causes: Vec<WaitCause>,
     still_waiting: Vec<u64>,
+    /// Port assignment at issue, if the program asks for it.
+    issue: Option<Issue>,
+}
+
+/// The counts of port assignment at issue, written out plainly.
+struct Issue {
+    rule: IssueRule,
+    /// µops bound to each port by earlier cycles, not yet released.
+    waiting: Vec<u32>,
+    /// µops bound this cycle.
+    group: Vec<u32>,
+    /// µops on the alternating pair bound so far.
+    alternated: u64,
+}
+
+impl Issue {
+    /// The port for a µop on `mask` in issue slot `slot`.
+    fn bind(&mut self, mask: PortMask, slot: u32) -> Option<usize> {
+        let mut ranked: Vec<usize> = mask.iter().filter(|&p| p < self.waiting.len()).collect();
+        if ranked.is_empty() {
+            return None;
+        }
+        let bits = ranked.iter().fold(0u32, |m, &p| m | 1 << p);
+        let p = if self.rule.alternate != 0 && bits == self.rule.alternate {
+            self.alternated += 1;
+            ranked[(1 - self.alternated % 2) as usize]
+        } else {
+            ranked.sort_by_key(|&p| (self.waiting[p], std::cmp::Reverse(p)));
+            let (min, second) = (ranked[0], *ranked.get(1).unwrap_or(&ranked[0]));
+            let min2 = if self.waiting[second] >= self.waiting[min] + 3 {
+                min
+            } else {
+                second
+            };
+            [min, min2][(slot % 2) as usize]
+        };
+        self.group[p] += 1;
+        Some(p)
+    }
 }
 
 impl<'a> Engine<'a> {
@@ -144,6 +185,15 @@ impl<'a> Engine<'a> {
             completed_instances: 0,
             causes: Vec::new(),
             still_waiting: Vec::new(),
+            issue: match program.ports {
+                PortAssignment::Issue(rule) if machine.port_count < 15 => Some(Issue {
+                    rule,
+                    waiting: vec![0; machine.port_count],
+                    group: vec![0; machine.port_count],
+                    alternated: 0,
+                }),
+                _ => None,
+            },
         })
     }
 
@@ -205,6 +255,7 @@ impl<'a> Engine<'a> {
         let mut budget = self
             .load_width
             .min(self.scheduler_size.saturating_sub(self.occupancy));
+        let mut position = 0;
         while budget > 0 {
             // The newest instance still loading, or a fresh one.
             let id = match self.window.back() {
@@ -228,6 +279,7 @@ impl<'a> Engine<'a> {
                         assigned: 0,
                         started: NOT_STARTED,
                         complete: false,
+                        ports: Vec::new(),
                     });
                     let id = self.loaded_instances;
                     self.loaded_instances += 1;
@@ -237,13 +289,32 @@ impl<'a> Engine<'a> {
             };
             let slot = &self.window[(id - self.base) as usize];
             let total = self.uop_counts[slot.index as usize];
-            let slot = self.slot_mut(id);
+            let slot = &mut self.window[(id - self.base) as usize];
             let now = budget.min(total - slot.loaded);
+            if let Some(issue) = &mut self.issue {
+                let masks = &self.program.instrs[slot.index as usize].uops;
+                let divider = self.div_uop[slot.index as usize];
+                for u in slot.loaded..slot.loaded + now {
+                    let mask = masks.get(u as usize).copied().unwrap_or_default();
+                    // The division is bound to the divider's port.
+                    let mask = match divider {
+                        Some((dp, du)) if du == u && mask.contains(dp) => PortMask::single(dp),
+                        _ => mask,
+                    };
+                    slot.ports.push(issue.bind(mask, position));
+                    position += 1;
+                }
+            }
             slot.loaded += now;
             budget -= now;
             self.occupancy += now;
             let inst = self.inst_ref(id);
             observer.loaded(cycle, inst, now);
+        }
+        if let Some(issue) = &mut self.issue {
+            for p in 0..issue.waiting.len() {
+                issue.waiting[p] += std::mem::take(&mut issue.group[p]);
+            }
         }
     }
 
@@ -328,8 +399,15 @@ impl<'a> Engine<'a> {
                     }
                     _ => mask,
                 };
+                let bound = self.slot(id).ports.get(u as usize).copied().flatten();
+                let mask = bound.map_or(mask, PortMask::single);
                 match self.ports.place(mask, id) {
                     Placement::Placed(p) => {
+                        if let (Some(issue), Some(_)) = (&mut self.issue, bound) {
+                            if !issue.rule.until_complete {
+                                issue.waiting[p] -= 1;
+                            }
+                        }
                         assigned |= 1 << u;
                         observer.uop_dispatched(cycle, inst, u, Some(p));
                         if is_div {
@@ -382,6 +460,17 @@ impl<'a> Engine<'a> {
         for &id in &done {
             let index = self.slot(id).index as usize;
             let total = self.uop_counts[index];
+            if let Some(issue) = &mut self.issue {
+                if issue.rule.until_complete {
+                    for p in self.window[(id - self.base) as usize]
+                        .ports
+                        .iter()
+                        .flatten()
+                    {
+                        issue.waiting[*p] -= 1;
+                    }
+                }
+            }
             self.slot_mut(id).complete = true;
             self.occupancy -= total;
             self.completed_instances += 1;

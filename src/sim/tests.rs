@@ -76,6 +76,7 @@ fn six_movs_on_snb() {
     let p015 = ports(&[0, 1, 5]);
     let program = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
     };
     let plain = run(&program, &snb(), 200, WhatIf::NONE);
@@ -92,6 +93,7 @@ fn adc_chain_on_skl() {
     let p06 = ports(&[0, 6]);
     let program = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: (0..8u32)
             .map(|l| {
                 let cf = if l == 0 {
@@ -115,6 +117,7 @@ fn branchy() -> SimProgram {
     let p5 = ports(&[5]);
     SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: vec![
             instr(0, vec![p015], 1, vec![]),
             instr(1, vec![p015], 1, vec![]),
@@ -143,6 +146,7 @@ fn divider_blocks_other_divisions() {
     div.div_cycles = 8;
     let program = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: vec![div],
     };
     // Independent divisions are limited by the divider, not by latency or ports.
@@ -154,6 +158,7 @@ fn divider_blocks_other_divisions() {
 fn rejects_bad_iteration_counts() {
     let program = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![])],
     };
     let opts = SimOptions::new(0);
@@ -172,6 +177,7 @@ fn rejects_bad_iteration_counts() {
 fn cycle_limit_is_an_error() {
     let program = SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![dep(0, 1, 1)])],
     };
     let opts = SimOptions {
@@ -223,6 +229,7 @@ mod line_stats {
         let p015 = ports(&[0, 1, 5]);
         let program = SimProgram {
             frontend: None,
+            ports: Default::default(),
             instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
         };
         let view = stats(&program, &snb(), 200);
@@ -250,4 +257,87 @@ mod line_stats {
             "had {had} caused {caused}"
         );
     }
+}
+
+/// Records the port of every dispatched µop: (cycle, line, port).
+#[derive(Default)]
+struct Dispatches(Vec<(u64, u32, Option<usize>)>);
+impl Observer for Dispatches {
+    fn uop_dispatched(&mut self, cycle: u64, inst: InstRef, _uop: u32, port: Option<usize>) {
+        self.0.push((cycle, inst.line, port));
+    }
+}
+
+/// Port assignment at issue (docs/model.md): eight independent one-µop instructions on
+/// p0156, latency 1, one iteration, 4 issued per cycle.
+///
+/// At dispatch (SUACA), cycle 0 loads lines 0–3 and puts them on the least used ports p0, p1,
+/// p5, p6; cycle 1 does the same with lines 4–7: 2 cycles.
+///
+/// At issue, cycle 0's group sees no waiting µops: Pmin = p6, Pmin2 = p5 (ties go to the
+/// higher port), so slots 0, 2 (lines 0, 2) get p6 and slots 1, 3 (lines 1, 3) p5. Lines 0
+/// and 1 dispatch in cycle 0; lines 2 and 3 wait, one µop each on p5 and p6. Cycle 1's group
+/// sees p0 = p1 = 0 and p5 = p6 = 1: Pmin = p1, Pmin2 = p0, so lines 4, 6 get p1 and 5, 7
+/// p0. Cycle 1 dispatches lines 2, 3, 4, 5 (oldest first on each port), cycle 2 lines 6, 7:
+/// 3 cycles, though every port runs two µops either way.
+#[test]
+fn ports_bound_at_issue_pair_each_group_on_two_ports() {
+    let p0156 = ports(&[0, 1, 5, 6]);
+    let mut program = SimProgram {
+        frontend: None,
+        ports: PortAssignment::Dispatch,
+        instrs: (0..8).map(|l| instr(l, vec![p0156], 1, vec![])).collect(),
+    };
+    let mut seen = Dispatches::default();
+    let options = SimOptions::new(1);
+    let out = simulate(&program, &skl(), &options, &mut seen).expect("runs");
+    assert_eq!(out.cycles, 2);
+    let at_dispatch: Vec<_> = seen.0.iter().map(|&(c, l, p)| (c, l, p.unwrap())).collect();
+    assert_eq!(
+        at_dispatch,
+        [(0, 0, 0), (0, 1, 1), (0, 2, 5), (0, 3, 6)]
+            .into_iter()
+            .chain([(1, 4, 0), (1, 5, 1), (1, 6, 5), (1, 7, 6)])
+            .collect::<Vec<_>>()
+    );
+    program.ports = PortAssignment::Issue(IssueRule::default());
+    let mut seen = Dispatches::default();
+    let out = simulate(&program, &skl(), &options, &mut seen).expect("runs");
+    assert_eq!(out.cycles, 3);
+    let at_issue: Vec<_> = seen.0.iter().map(|&(c, l, p)| (c, l, p.unwrap())).collect();
+    assert_eq!(
+        at_issue,
+        [
+            (0, 0, 6),
+            (0, 1, 5),
+            (1, 2, 6),
+            (1, 3, 5),
+            (1, 4, 1),
+            (1, 5, 0)
+        ]
+        .into_iter()
+        .chain([(2, 6, 1), (2, 7, 0)])
+        .collect::<Vec<_>>()
+    );
+}
+
+/// Loads bound at issue alternate between p2 and p3 whatever the counts: four loads in one
+/// group go p2, p3, p2, p3 (the counts' rule would give p3, p2, p3, p2), so two dispatch in
+/// cycle 0 and two in cycle 1.
+#[test]
+fn loads_bound_at_issue_alternate_from_p2() {
+    let p23 = ports(&[2, 3]);
+    let program = SimProgram {
+        frontend: None,
+        ports: PortAssignment::Issue(IssueRule {
+            until_complete: false,
+            alternate: p23.0,
+        }),
+        instrs: (0..4).map(|l| instr(l, vec![p23], 1, vec![])).collect(),
+    };
+    let mut seen = Dispatches::default();
+    let out = simulate(&program, &skl(), &SimOptions::new(1), &mut seen).expect("runs");
+    assert_eq!(out.cycles, 2);
+    let got: Vec<_> = seen.0.iter().map(|&(c, l, p)| (c, l, p.unwrap())).collect();
+    assert_eq!(got, [(0, 0, 2), (0, 1, 3), (1, 2, 2), (1, 3, 3)]);
 }

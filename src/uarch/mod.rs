@@ -21,7 +21,7 @@ mod ports;
 
 pub use load::{canonical_name, embedded_toml, from_toml_str, load, names, UarchError};
 pub use model::{
-    FrontEnd, Fusion, Memory, MicroArch, MoveElimination, NotationRule, Port, Role, SchedulerQueue,
-    Unlamination, Vendor,
+    FrontEnd, Fusion, Memory, MicroArch, MoveElimination, NotationRule, Port, PortBinding, Role,
+    Scheduler, SchedulerQueue, Unlamination, Vendor,
 };
 pub use ports::PortMask;

@@ -237,6 +237,24 @@ pub struct MoveElimination {
     pub vector: Option<bool>,
 }
 
+/// When a µop allowed on several ports is bound to one of them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PortBinding {
+    /// At issue, by the renamer, from the µops waiting on each port (Intel, uiCA's rule).
+    Issue,
+    /// At dispatch, on the least used free port (SUACA's rule).
+    Dispatch,
+}
+
+/// The scheduler.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scheduler {
+    /// When µops get their ports (absent: at dispatch).
+    pub port_assignment: Option<PortBinding>,
+}
+
 /// When a micro-fused load+op µop with an indexed address is un-laminated at issue.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -321,6 +339,9 @@ pub struct MicroArch {
     /// Macro/micro-fusion.
     #[serde(default)]
     pub fusion: Fusion,
+    /// Scheduler policies.
+    #[serde(default)]
+    pub scheduler: Scheduler,
     /// Simulated ports in index order (bit `i` of a [`PortMask`] = `ports[i]`).
     pub ports: Vec<Port>,
     /// uops.info port notation → ports.

@@ -49,6 +49,7 @@ fn write_region(dir: &Path, n: usize) -> String {
 fn chain(n: u32) -> SimProgram {
     SimProgram {
         frontend: None,
+        ports: Default::default(),
         instrs: (0..n)
             .map(|i| SimInstr {
                 slots: None,

@@ -1,10 +1,11 @@
 //! The pipeline details SUACA left as future work (thesis ch. 5, issue #7): macro- and
-//! micro-fusion, zero idioms and eliminated moves, the stack engine, memory dependencies and
-//! the front end's delivery rate. Each is a switch of [`ModelOptions`]; with all of them off
-//! ([`ModelOptions::SUACA`]) the program is exactly SUACA's.
+//! micro-fusion, zero idioms and eliminated moves, the stack engine, memory dependencies, the
+//! front end's delivery rate and port assignment at issue. Each is a switch of
+//! [`ModelOptions`]; with all of them off ([`ModelOptions::SUACA`]) the program is exactly
+//! SUACA's.
 //!
 //! Owns: what the details change in the engine's program (slots, port masks, latencies,
-//! inputs, the delivery rate). Must not touch: the engine (it only sees the result).
+//! inputs, the delivery rate, when ports are bound). Must not touch: the engine (it only sees the result).
 
 pub mod address;
 #[cfg(test)]
@@ -12,6 +13,7 @@ mod address_tests;
 pub mod elimination;
 pub mod frontend;
 pub mod fusion;
+pub mod issue_ports;
 pub mod memory;
 pub mod pointer_chase;
 pub mod ports;
@@ -62,6 +64,9 @@ pub struct ModelOptions {
     /// NOPs take no dispatch slot where the arch says so (`front_end.nops_take_no_slot`;
     /// `--no-free-nops`).
     pub free_nops: bool,
+    /// On arches whose description says so, µops get their ports at issue, not at dispatch
+    /// (`--dispatch-port-assignment`).
+    pub issue_ports: bool,
 }
 
 impl ModelOptions {
@@ -79,6 +84,7 @@ impl ModelOptions {
         stack_sync: true,
         store_commit: true,
         free_nops: true,
+        issue_ports: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -95,6 +101,7 @@ impl ModelOptions {
         stack_sync: false,
         store_commit: false,
         free_nops: false,
+        issue_ports: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -134,6 +141,9 @@ impl ModelOptions {
         }
         if !self.free_nops {
             out.push("no-free-nops");
+        }
+        if !self.issue_ports {
+            out.push("dispatch-port-assignment");
         }
         out
     }

@@ -182,6 +182,7 @@ mod tests {
         };
         let program = |n: usize| SimProgram {
             frontend: None,
+            ports: Default::default(),
             instrs: (0..n as u32).map(instr).collect(),
         };
         let v = TimelineView::new(&program(16), 1_000_000);
