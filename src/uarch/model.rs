@@ -215,6 +215,9 @@ pub struct Memory {
     /// Whether stores commit to L1 at one cache line per cycle: two stores in a cycle only
     /// when they are consecutive, scalar and write the same 64-byte line (Zen 4, measured).
     pub store_line_pairs: Option<bool>,
+    /// Whether a push read back by a pop (or a plain `mov` load) of the same slot gets its
+    /// value by memory renaming, like a renamed `mov` store (Zen 4, measured).
+    pub stack_renaming: Option<bool>,
     /// Bytes a vector-load port (role `vector_load`) reads per cycle.
     pub vector_load_bytes: Option<u32>,
     /// A load crossing a boundary of this many bytes is split.

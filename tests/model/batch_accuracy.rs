@@ -105,7 +105,8 @@ fn full_model_accuracy_on_bhive_dev() {
 /// The ZEN4 block set (our measurements of BHive blocks on this project's Zen 4 host) against
 /// the embedded ZEN4 data: MAPE at most 9% and Kendall's tau at least 0.90 (measured when
 /// written: 10.8% / 0.892 on 1,924 blocks; llvm-mca-19: 67.0% / 0.786; 8.3% / 0.911 on 1,930
-/// with store commit by cache line; 7.8% / 0.913 with NOPs taking no slot).
+/// with store commit by cache line; 7.8% / 0.913 with NOPs taking no slot; 7.2% / 0.914 with
+/// pushed values renamed).
 #[test]
 fn zen4_block_set_accuracy() {
     let Some((xml, _)) = common::bhive_dev() else {
