@@ -375,9 +375,8 @@ pub fn analyze_region(
         } else {
             crate::frontend::Layout::Unrolled
         };
-        let legacy =
-            details::frontend::legacy_cycles(instrs, descs, &machine.arch, opts.model, layout);
-        program.frontend = details::frontend::delivery(&bounds, &machine.arch, legacy);
+        let unit = details::frontend::unit_cycles(instrs, descs, &machine.arch, opts.model, layout);
+        program.frontend = details::frontend::delivery(&bounds, &machine.arch, unit);
     }
     let memory = if opts.model.mem_deps {
         details::memory::graph_edges(&cx, &all, descs)
