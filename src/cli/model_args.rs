@@ -47,6 +47,11 @@ pub struct ModelArgs {
     /// Loops are not streamed by the loop stream detector (LSD).
     #[arg(long)]
     pub no_lsd: bool,
+    /// Offset (0–63) of the region's first byte in a 64-byte cache line for the Intel front
+    /// end (predecode blocks, µop-cache windows, JCC erratum); default: its address' offset
+    /// (0 for --hex and batch input).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..64))]
+    pub alignment_offset: Option<u8>,
     /// No dependencies from a store to a later load of the same address.
     #[arg(long)]
     pub no_mem_deps: bool,
@@ -75,6 +80,7 @@ impl ModelArgs {
             dsb: base.dsb && !self.no_dsb,
             jcc_erratum: base.jcc_erratum && !self.no_jcc_erratum,
             lsd: base.lsd && !self.no_lsd,
+            alignment_offset: self.alignment_offset,
             mem_deps: base.mem_deps && !self.no_mem_deps,
             stack_engine: base.stack_engine,
             data_paths: base.data_paths,

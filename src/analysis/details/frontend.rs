@@ -142,8 +142,12 @@ pub fn unit_cycles(
         return None;
     }
     let items = legacy_items(instrs, descs, arch, model);
-    // Blocks start at their address' offset in a 64-byte line (BHive's: 0, i.e. aligned).
-    let start = instrs.first().map_or(0, |i| i.address % 64);
+    // Blocks start at their address' offset in a 64-byte line (BHive's: 0, i.e. aligned),
+    // or where the user puts them.
+    let start = match model.alignment_offset {
+        Some(o) => u64::from(o),
+        None => instrs.first().map_or(0, |i| i.address % 64),
+    };
     match layout {
         Layout::Unrolled => {
             let params = Params::of(arch)?;

@@ -48,6 +48,9 @@ pub struct ModelOptions {
     /// With the unit, a small loop is streamed by the loop stream detector where the arch
     /// enables it (`--no-lsd`).
     pub lsd: bool,
+    /// The region's first byte's offset in a 64-byte line for the front-end unit
+    /// (`--alignment-offset`, uiCA's `-alignmentOffset`); `None`: its address' offset.
+    pub alignment_offset: Option<u8>,
     /// A load depends on an earlier store to the same base, index and displacement
     /// (`--no-mem-deps`).
     pub mem_deps: bool,
@@ -76,6 +79,7 @@ impl ModelOptions {
         dsb: true,
         jcc_erratum: true,
         lsd: true,
+        alignment_offset: None,
         mem_deps: true,
         stack_engine: true,
         data_paths: true,
@@ -93,6 +97,7 @@ impl ModelOptions {
         dsb: false,
         jcc_erratum: false,
         lsd: false,
+        alignment_offset: None,
         mem_deps: false,
         stack_engine: false,
         data_paths: false,
