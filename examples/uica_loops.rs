@@ -10,6 +10,7 @@
 //! ```text
 //! cargo run --release --example uica_loops -- [--suaca PATH] [--xml FILE] [--list] [-- SUACA ARGS]
 //! ```
+#![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
 use std::process::Command;

@@ -115,11 +115,11 @@ fn fits<'a>(units: impl Iterator<Item = &'a Unit>, p: &DsbParams) -> bool {
             continue;
         }
         let b = u32::from(u.branch != Branch::None);
-        if !open || uops + u.uops > per_way || branches + b > p.branches_per_way {
+        if !open || uops.saturating_add(u.uops) > per_way || branches + b > p.branches_per_way {
             ways += u.uops.div_ceil(per_way).max(1);
             (uops, branches, open) = (0, 0, true);
         }
-        uops += u.uops;
+        uops = uops.saturating_add(u.uops);
         branches += b;
         if matches!(u.branch, Branch::Jump | Branch::CallReturn) {
             open = false; // an unconditional branch ends its way
@@ -134,8 +134,8 @@ pub fn cycles(windows: &[&Window], units: &[Unit], p: &DsbParams, ms_uops: u32) 
     let width = p.width.max(1);
     let mut total = 0u64;
     for w in windows {
-        let uops: u32 = w.units.iter().map(|&k| units[k].uops).sum();
-        total += u64::from(uops.div_ceil(width).max(1));
+        let uops: u64 = w.units.iter().map(|&k| u64::from(units[k].uops)).sum();
+        total += uops.div_ceil(u64::from(width)).max(1);
         for u in w.units.iter().map(|&k| &units[k]).filter(|u| u.ms > 0) {
             total += u64::from(p.ms_stall) + u64::from(u.ms.div_ceil(ms_uops.max(1)));
         }

@@ -35,10 +35,10 @@ pub fn cycles(units: &[Unit], p: &LsdParams) -> Option<f64> {
     {
         return None;
     }
-    let n: u32 = units.iter().map(|u| u.uops).sum();
-    if n == 0 || n > p.capacity || p.width == 0 {
+    let n: u64 = units.iter().map(|u| u64::from(u.uops)).sum();
+    if n == 0 || n > u64::from(p.capacity) || p.width == 0 {
         return None;
     }
-    let u = unroll(n, &p.unrolling);
-    Some(f64::from((n * u).div_ceil(p.width)) / f64::from(u))
+    let u = u64::from(unroll(n as u32, &p.unrolling));
+    Some((n * u).div_ceil(u64::from(p.width)) as f64 / u as f64)
 }

@@ -11,6 +11,10 @@
 //! Copies: unrolled code (BHive) lays copy k at `start + k·len`, so every copy sits at another
 //! alignment and the unit runs over whole alignment periods; a loop (the region branches back
 //! to its start) restarts at its start after the taken branch, in a fresh fetch block.
+//!
+//! Loops: [`loop_cycles`] picks the part that streams them — the loop stream detector
+//! (`lsd.rs`), the µop cache (`dsb.rs`: windows, ways, the JCC erratum) or these decoders —
+//! as `docs/model.md` ("Front end: loop mode") states it.
 
 mod decoders;
 mod dsb;

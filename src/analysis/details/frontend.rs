@@ -2,8 +2,10 @@
 //! cache, or the legacy decoders (predecoder bytes, decoders, length-changing-prefix stalls),
 //! the microcode sequencer, the loop stream detector and taken branches — taken from the
 //! speed-limit rows, which model these parts per the uiCA paper (arXiv 2107.14210) and SL
-//! §3.6–3.7. The engine then loads an iteration no sooner than the front end delivered it;
-//! the issue width stays the engine's own limit.
+//! §3.6–3.7. On Intel the front-end unit replaces the rows it models: the legacy decoders'
+//! for unrolled code, the LSD, µop cache and decoders for loops ([`UnitCycles`]). The engine
+//! then loads an iteration no sooner than the front end delivered it; the issue width stays
+//! the engine's own limit.
 
 use super::ModelOptions;
 use crate::bounds::{BoundKind, Bounds, RowState};
