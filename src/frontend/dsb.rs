@@ -10,6 +10,8 @@
 //!   32-byte boundary keeps the windows it touches out of the cache;
 //! * Skylake family: a 32-byte window is cached only if the other half of its 64-byte line
 //!   (where the loop has code) is cacheable too;
+//! * a loop with more µops than the cache holds is not cached at all (its sets and
+//!   replacement are not modelled);
 //! * delivery: a window takes ⌈µops / width⌉ cycles of its own (a cycle reads one window; the
 //!   taken back branch ends the last), and a microcoded instruction adds the DSB → MS stall
 //!   and its MS µops at the MS rate.
@@ -38,6 +40,8 @@ pub struct DsbParams {
     pub ms_stall: u32,
     /// Cycles of a DSB → legacy decoders switch.
     pub mite_switch: u32,
+    /// µops the whole cache holds; a loop with more runs from the legacy decoders.
+    pub capacity: u32,
 }
 
 /// One code window the loop has instructions in.
@@ -54,6 +58,7 @@ pub struct Window {
 /// The windows of the loop `units`, in address order, with what the cache can hold.
 pub fn windows(units: &[Unit], p: &DsbParams) -> Vec<Window> {
     let win = u64::from(p.window.max(1));
+    let total: u64 = units.iter().map(|u| u64::from(u.uops)).sum();
     let mut out: Vec<Window> = Vec::new();
     for (k, u) in units.iter().enumerate() {
         let index = u.address / win;
@@ -67,7 +72,7 @@ pub fn windows(units: &[Unit], p: &DsbParams) -> Vec<Window> {
         }
     }
     for w in &mut out {
-        w.cacheable = fits(w.units.iter().map(|&k| &units[k]), p);
+        w.cacheable = total <= u64::from(p.capacity) && fits(w.units.iter().map(|&k| &units[k]), p);
     }
     if p.jcc_erratum {
         for u in units.iter().filter(|u| u.branch != Branch::None) {

@@ -44,6 +44,7 @@ impl LoopParams {
                 jcc_erratum: jcc_erratum && fe.jcc_erratum == Some(true),
                 ms_stall: fe.uop_cache_ms_stall.unwrap_or(0),
                 mite_switch: fe.uop_cache_mite_switch.unwrap_or(0),
+                capacity: positive(fe.uop_cache_uops)?,
             })
         })();
         let lsd = (|| {

@@ -182,6 +182,7 @@ fn hsw_dsb() -> DsbParams {
         jcc_erratum: false,
         ms_stall: 4,
         mite_switch: 2,
+        capacity: 1536,
     }
 }
 
@@ -373,4 +374,28 @@ fn microcode_leaves_the_lsd_for_the_uop_cache() {
     let l = looped(&items, &p);
     assert_eq!(l.source, Source::Dsb);
     assert!(near(l.cycles, 6.0), "{}", l.cycles);
+}
+
+#[test]
+fn a_loop_larger_than_the_uop_cache_runs_from_the_decoders() {
+    // 1600 single-µop 4-byte instructions and a jnz on Haswell, no LSD: every 32-byte window
+    // fits its ways (8 µops), but 1601 µops exceed the 1536 the cache holds, so the legacy
+    // decoders run the loop: 4 instructions per cycle (16 bytes, 4 decoders), ≥ 400 cycles.
+    // Within the capacity (1500 instructions) the µop cache streams 8 µops per window in 2
+    // cycles: 188 windows (the last holds 4 instructions and the jnz, 2 cycles) = 376.
+    let p = LoopParams {
+        legacy: HSW,
+        dsb: Some(hsw_dsb()),
+        lsd: None,
+    };
+    let mut big = vec![simple(4); 1600];
+    big.push(jcc(2));
+    let l = looped(&block(big), &p);
+    assert_eq!(l.source, Source::Mite);
+    assert!(l.cycles >= 400.0, "{}", l.cycles);
+    let mut fits = vec![simple(4); 1500];
+    fits.push(jcc(2));
+    let l = looped(&block(fits), &p);
+    assert_eq!(l.source, Source::Dsb);
+    assert!(near(l.cycles, 376.0), "{}", l.cycles);
 }
