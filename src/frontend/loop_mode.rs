@@ -74,6 +74,30 @@ pub enum Source {
     Mite,
 }
 
+impl Source {
+    /// Its name in JSON reports.
+    pub fn key(self) -> &'static str {
+        match self {
+            Source::Lsd => "lsd",
+            Source::Dsb => "dsb",
+            Source::DsbThenMite => "dsb_then_mite",
+            Source::Mite => "mite",
+        }
+    }
+
+    /// Its description in text reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Source::Lsd => "loop stream detector (LSD)",
+            Source::Dsb => "µop cache (DSB)",
+            Source::DsbThenMite => {
+                "µop cache (DSB), then the legacy decoders from a window it cannot hold"
+            }
+            Source::Mite => "legacy decoders (MITE): the µop cache cannot hold the loop",
+        }
+    }
+}
+
 /// The front end's rate for a loop.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct LoopFrontEnd {

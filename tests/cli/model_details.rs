@@ -366,4 +366,12 @@ fn jcc_erratum_uop_cache_and_their_switches() {
     assert!(near(throughput(&hex, &["--no-jcc-erratum"]), 2.50));
     assert!(near(throughput(&hex, &["--alignment-offset", "16"]), 2.50));
     assert!(near(throughput(&hex, &["--no-dsb"]), 3.00));
+    // The report names the part that streams the loop.
+    let home = tempfile::tempdir().expect("tempdir");
+    let xml = testdata("xml/details.xml");
+    let xml = xml.to_str().expect("utf-8");
+    let args = ["--uops-xml", xml, "--arch", "SKL", "--hex", &hex, "--json"];
+    let out = suaca(&args, home.path());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["regions"][0]["region"]["front_end_source"], "mite");
 }
