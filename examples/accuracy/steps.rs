@@ -27,6 +27,10 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     out.push(("+ front end, average rates (--average-frontend)", m));
     m.frontend_unit = true;
     out.push(("+ front-end unit (predecoder, IQ, decoders, MS)", m));
+    m.dsb = true;
+    m.jcc_erratum = true;
+    m.lsd = true;
+    out.push(("+ loop mode: µop cache, JCC erratum, LSD", m));
     m.pointer_chasing = true;
     out.push(("+ fast pointer chasing", m));
     m.stack_sync = true;

@@ -413,15 +413,18 @@ pub fn analyze_region(
     };
     let all: Vec<usize> = (0..instrs.len()).collect();
     let mut program = program::build(&all, descs, &deps, &cx);
+    let mut front_end_source = None;
     if opts.model.frontend {
         let layout = if cx.loop_mode {
             crate::frontend::Layout::Loop
         } else {
             crate::frontend::Layout::Unrolled
         };
-        let legacy =
-            details::frontend::legacy_cycles(instrs, descs, &machine.arch, opts.model, layout);
-        program.frontend = details::frontend::delivery(&bounds, &machine.arch, legacy);
+        let unit = details::frontend::unit_cycles(instrs, descs, &machine.arch, opts.model, layout);
+        if let Some(details::frontend::UnitCycles::Loop(l)) = unit {
+            front_end_source = Some(l.source);
+        }
+        program.frontend = details::frontend::delivery(&bounds, &machine.arch, unit);
     }
     let memory = if opts.model.mem_deps {
         details::memory::graph_edges(&cx, &all, descs)
@@ -470,6 +473,7 @@ pub fn analyze_region(
             },
             loop_branch: cfg.loop_branch().map(|l| l as u32),
             found_loop: None,
+            front_end_source: front_end_source.map(crate::frontend::Source::key),
         },
         runs: main.runs,
         table: main.table,

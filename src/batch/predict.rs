@@ -176,10 +176,11 @@ pub fn predict_instrs(
         } else {
             Layout::Unrolled
         };
-        let legacy = details::frontend::legacy_cycles(instrs, &descs, arch, opts.model, layout);
+        let unit = details::frontend::unit_cycles(instrs, &descs, arch, opts.model, layout);
         prog.frontend = if loop_mode {
-            details::frontend::delivery(&b, arch, legacy)
+            details::frontend::delivery(&b, arch, unit)
         } else {
+            let legacy = unit.and_then(details::frontend::UnitCycles::legacy);
             details::frontend::unrolled_delivery(&b, arch, fused, 2 * n, legacy)
         };
     }

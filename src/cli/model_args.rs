@@ -37,6 +37,21 @@ pub struct ModelArgs {
     /// legacy decode unit (predecoder blocks, instruction queue, decoders).
     #[arg(long)]
     pub average_frontend: bool,
+    /// Loops are not streamed from the µop cache (DSB) but from the legacy decoders.
+    #[arg(long)]
+    pub no_dsb: bool,
+    /// No JCC erratum: on the Skylake family a jump crossing or ending on a 32-byte boundary
+    /// may stay in the µop cache.
+    #[arg(long)]
+    pub no_jcc_erratum: bool,
+    /// Loops are not streamed by the loop stream detector (LSD).
+    #[arg(long)]
+    pub no_lsd: bool,
+    /// Offset (0–63) of the region's first byte in a 64-byte cache line for the Intel front
+    /// end (predecode blocks, µop-cache windows, JCC erratum); default: its address' offset
+    /// (0 for --hex and batch input).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..64))]
+    pub alignment_offset: Option<u8>,
     /// No dependencies from a store to a later load of the same address.
     #[arg(long)]
     pub no_mem_deps: bool,
@@ -73,6 +88,10 @@ impl ModelArgs {
             move_elim: base.move_elim && !self.no_move_elim,
             frontend: base.frontend && !self.simple_frontend,
             frontend_unit: base.frontend_unit && !self.simple_frontend && !self.average_frontend,
+            dsb: base.dsb && !self.no_dsb,
+            jcc_erratum: base.jcc_erratum && !self.no_jcc_erratum,
+            lsd: base.lsd && !self.no_lsd,
+            alignment_offset: self.alignment_offset,
             mem_deps: base.mem_deps && !self.no_mem_deps,
             stack_engine: base.stack_engine,
             data_paths: base.data_paths,
@@ -134,6 +153,27 @@ mod tests {
                 ..d()
             }),
             ["average-frontend"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_dsb: true,
+                ..d()
+            }),
+            ["no-dsb"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_jcc_erratum: true,
+                ..d()
+            }),
+            ["no-jcc-erratum"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_lsd: true,
+                ..d()
+            }),
+            ["no-lsd"]
         );
         assert_eq!(
             one(ModelArgs {

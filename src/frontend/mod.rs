@@ -11,8 +11,15 @@
 //! Copies: unrolled code (BHive) lays copy k at `start + k·len`, so every copy sits at another
 //! alignment and the unit runs over whole alignment periods; a loop (the region branches back
 //! to its start) restarts at its start after the taken branch, in a fresh fetch block.
+//!
+//! Loops: [`loop_cycles`] picks the part that streams them — the loop stream detector
+//! (`lsd.rs`), the µop cache (`dsb.rs`: windows, ways, the JCC erratum) or these decoders —
+//! as `docs/model.md` ("Front end: loop mode") states it.
 
 mod decoders;
+mod dsb;
+mod loop_mode;
+mod lsd;
 mod predecoder;
 #[cfg(test)]
 mod tests;
@@ -20,6 +27,10 @@ mod tests;
 use std::collections::VecDeque;
 
 use crate::uarch::{MicroArch, Vendor};
+
+pub use dsb::DsbParams;
+pub use loop_mode::{loop_cycles, LoopFrontEnd, LoopParams, Source};
+pub use lsd::LsdParams;
 
 /// The legacy front end's parameters of one arch.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -90,6 +101,22 @@ pub struct Item {
     pub fusible: bool,
     /// Macro-fuses with the next instruction (a Jcc), unless a 64-byte line splits them.
     pub fuses_with_next: bool,
+    /// What kind of branch it is (the µop cache's way rules, the JCC erratum, the LSD).
+    pub branch: Branch,
+}
+
+/// The branch kinds the front end tells apart.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Branch {
+    /// Not a branch.
+    #[default]
+    None,
+    /// A conditional jump.
+    Conditional,
+    /// A direct or indirect unconditional jump.
+    Jump,
+    /// A call or a return.
+    CallReturn,
 }
 
 /// How the copies of the block follow each other.

@@ -168,3 +168,234 @@ fn a_loop_restarts_in_a_fresh_block() {
 fn no_block_no_rate() {
     assert_eq!(cycles_per_iteration(&[], 0, Layout::Unrolled, &HSW), None);
 }
+
+/// Haswell's µop cache (`data/arch/HSW.toml`): 32-byte windows, 4 µops per cycle, 3 ways of
+/// 6 µops and 2 branches, DSB → MS 4 cycles, DSB → MITE 2 cycles.
+fn hsw_dsb() -> DsbParams {
+    DsbParams {
+        window: 32,
+        width: 4,
+        ways: Some(3),
+        uops_per_way: 6,
+        branches_per_way: 2,
+        coupled: false,
+        jcc_erratum: false,
+        ms_stall: 4,
+        mite_switch: 2,
+        capacity: 1536,
+    }
+}
+
+/// Skylake's: 6 µops per cycle, halves coupled, the JCC erratum, DSB → MS 2 cycles.
+fn skl_dsb() -> DsbParams {
+    DsbParams {
+        width: 6,
+        coupled: true,
+        jcc_erratum: true,
+        ms_stall: 2,
+        ..hsw_dsb()
+    }
+}
+
+/// Haswell's LSD: 56 µops, 4 per cycle, its unrolling table.
+fn hsw_lsd() -> LsdParams {
+    LsdParams {
+        capacity: 56,
+        width: 4,
+        unrolling: vec![[4, 8], [5, 6], [6, 5], [8, 4], [12, 3], [28, 2]],
+    }
+}
+
+/// A conditional jump of `len` bytes.
+fn jcc(len: u32) -> Item {
+    Item {
+        branch: Branch::Conditional,
+        ..simple(len)
+    }
+}
+
+/// `dec r10` (3 bytes), macro-fusing with the following Jcc.
+fn dec_fused() -> Item {
+    Item {
+        fusible: true,
+        fuses_with_next: true,
+        ..simple(3)
+    }
+}
+
+/// An instruction of `uops` µops from the complex decoder, `len` bytes.
+fn complex(len: u32, uops: u32) -> Item {
+    Item {
+        uops,
+        complex: true,
+        ..simple(len)
+    }
+}
+
+fn looped(items: &[Item], p: &LoopParams) -> LoopFrontEnd {
+    loop_cycles(items, 0, p).unwrap()
+}
+
+#[test]
+fn lsd_unrolls_a_tiny_loop() {
+    // `add rax, rbx; dec r10; jnz` on Haswell: 2 µops (the pair fuses), which the LSD unrolls
+    // 8 times: 16 µops at 4 per cycle = 4 cycles per 8 iterations, 0.5 per iteration. Without
+    // unrolling (Sandy Bridge's LSD) the 2 µops take a cycle of their own: 1.0.
+    let items = block(vec![simple(3), dec_fused(), jcc(2)]);
+    let p = LoopParams {
+        legacy: HSW,
+        dsb: Some(hsw_dsb()),
+        lsd: Some(hsw_lsd()),
+    };
+    let l = looped(&items, &p);
+    assert_eq!(l.source, Source::Lsd);
+    assert!(near(l.cycles, 0.5), "{}", l.cycles);
+    let no_unroll = LoopParams {
+        lsd: Some(LsdParams {
+            unrolling: Vec::new(),
+            ..hsw_lsd()
+        }),
+        ..p.clone()
+    };
+    assert!(near(looped(&items, &no_unroll).cycles, 1.0));
+    // Without the LSD the µop cache streams the one window: ⌈2 / 4⌉ = 1 cycle.
+    let dsb = looped(&items, &LoopParams { lsd: None, ..p });
+    assert_eq!(dsb.source, Source::Dsb);
+    assert!(near(dsb.cycles, 1.0));
+}
+
+#[test]
+fn a_loop_too_big_for_the_lsd_streams_from_the_uop_cache() {
+    // 30 two-µop instructions of 4 bytes and a 2-byte jnz on Haswell: 61 µops, more than the
+    // LSD's 56. Windows of 32 bytes hold 8 instructions (16 µops in 3 ways of 3, 3 and 2
+    // instructions): bytes 0–95 are 3 such windows, ⌈16 / 4⌉ = 4 cycles each; the last window
+    // (96–127) has 6 instructions and the jnz, 13 µops, 4 cycles: 16 cycles. The legacy
+    // decoders would take one complex instruction per cycle, 30 cycles.
+    let mut v = vec![complex(4, 2); 30];
+    v.push(jcc(2));
+    let items = block(v);
+    let p = LoopParams {
+        legacy: HSW,
+        dsb: Some(hsw_dsb()),
+        lsd: Some(hsw_lsd()),
+    };
+    let l = looped(&items, &p);
+    assert_eq!(l.source, Source::Dsb);
+    assert!(near(l.cycles, 16.0), "{}", l.cycles);
+    let mite = looped(
+        &items,
+        &LoopParams {
+            dsb: None,
+            lsd: None,
+            ..p
+        },
+    );
+    assert_eq!(mite.source, Source::Mite);
+    assert!(mite.cycles >= 30.0, "{}", mite.cycles);
+}
+
+#[test]
+fn jcc_erratum_sends_a_skylake_loop_to_the_legacy_decoders() {
+    // Nine 3-byte single-µop instructions (bytes 0–26), then `dec r10` (27–29) and `jnz`
+    // (30–31) fused: the pair ends on the 32-byte boundary. Skylake's µop cache would stream
+    // the window's 10 µops in ⌈10 / 6⌉ = 2 cycles; with the erratum the window (and, coupled,
+    // its 64-byte line) is not cached and the legacy decoders run it. Predecoder: block 0–15
+    // has 5 whole instructions (cycle 1); the one at 15–17 crosses and is marked with block
+    // 16–31, which holds 6 (cycles 2 and 3); the next iteration starts a new block: 3 cycles.
+    // The decoders (10 decodes, 4 per cycle) keep up.
+    let mut v = vec![simple(3); 9];
+    v.push(dec_fused());
+    v.push(jcc(2));
+    let items = block(v);
+    assert!(dsb::touches_32_byte_boundary(27, 32));
+    let p = LoopParams {
+        legacy: SKL,
+        dsb: Some(skl_dsb()),
+        lsd: None,
+    };
+    let l = looped(&items, &p);
+    assert_eq!(l.source, Source::Mite);
+    assert!(near(l.cycles, 3.0), "{}", l.cycles);
+    let no_erratum = LoopParams {
+        dsb: Some(DsbParams {
+            jcc_erratum: false,
+            ..skl_dsb()
+        }),
+        ..p.clone()
+    };
+    let d = looped(&items, &no_erratum);
+    assert_eq!(d.source, Source::Dsb);
+    assert!(near(d.cycles, 2.0), "{}", d.cycles);
+    // With a 2-byte first instruction the pair ends at byte 31, before the boundary: cached.
+    let mut shorter = items.clone();
+    shorter[0].len = 2;
+    let shorter = block(shorter);
+    assert_eq!(looped(&shorter, &p).source, Source::Dsb);
+}
+
+#[test]
+fn a_window_over_three_ways_switches_to_the_legacy_decoders() {
+    // Haswell, no LSD: window 0–31 holds 8 single-µop 4-byte instructions (2 ways): ⌈8 / 4⌉ =
+    // 2 cycles from the µop cache. Window 32–63 holds 7 three-µop 4-byte instructions (two per
+    // way: 4 ways > 3) and the jnz: not cached. Switch: 2 cycles. The legacy decoders take
+    // one three-µop instruction per cycle, the jnz with the last (3 + 1 ≤ 4 µops): 7 cycles.
+    // Total 2 + 2 + 7 = 11.
+    let mut v = vec![simple(4); 8];
+    v.extend(vec![complex(4, 3); 7]);
+    v.push(jcc(2));
+    let items = block(v);
+    let p = LoopParams {
+        legacy: HSW,
+        dsb: Some(hsw_dsb()),
+        lsd: None,
+    };
+    let l = looped(&items, &p);
+    assert_eq!(l.source, Source::DsbThenMite);
+    assert!(near(l.cycles, 11.0), "{}", l.cycles);
+}
+
+#[test]
+fn microcode_leaves_the_lsd_for_the_uop_cache() {
+    // One instruction with 1 µop from the decoders and 4 from the MS, then a 2-byte jnz, on
+    // Haswell: the LSD does not hold microcoded loops. The µop cache streams the window's 2
+    // µops in 1 cycle, stalls 4 cycles handing over to the MS, which delivers 4 µops in 1:
+    // 6 cycles.
+    let ms = Item {
+        ms: 4,
+        complex: true,
+        ..simple(3)
+    };
+    let items = block(vec![ms, jcc(2)]);
+    let p = LoopParams {
+        legacy: HSW,
+        dsb: Some(hsw_dsb()),
+        lsd: Some(hsw_lsd()),
+    };
+    let l = looped(&items, &p);
+    assert_eq!(l.source, Source::Dsb);
+    assert!(near(l.cycles, 6.0), "{}", l.cycles);
+}
+
+#[test]
+fn a_loop_larger_than_the_uop_cache_runs_from_the_decoders() {
+    // 1600 single-µop 4-byte instructions and a jnz on Haswell, no LSD: every 32-byte window
+    // fits its ways (8 µops), but 1601 µops exceed the 1536 the cache holds, so the legacy
+    // decoders run the loop: 4 instructions per cycle (16 bytes, 4 decoders), ≥ 400 cycles.
+    // Within the capacity (1500 instructions) the µop cache streams 8 µops per window in 2
+    // cycles: 188 windows (the last holds 4 instructions and the jnz, 2 cycles) = 376.
+    let p = LoopParams {
+        legacy: HSW,
+        dsb: Some(hsw_dsb()),
+        lsd: None,
+    };
+    let mut big = vec![simple(4); 1600];
+    big.push(jcc(2));
+    let l = looped(&block(big), &p);
+    assert_eq!(l.source, Source::Mite);
+    assert!(l.cycles >= 400.0, "{}", l.cycles);
+    let mut fits = vec![simple(4); 1500];
+    fits.push(jcc(2));
+    let l = looped(&block(fits), &p);
+    assert_eq!(l.source, Source::Dsb);
+    assert!(near(l.cycles, 376.0), "{}", l.cycles);
+}

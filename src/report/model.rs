@@ -142,6 +142,10 @@ pub struct RegionInfo {
     pub loop_branch: Option<u32>,
     /// The loop this region is, when it was found without markers.
     pub found_loop: Option<FoundLoopInfo>,
+    /// The front-end part that streams the loop (Intel, loop mode, the front-end unit):
+    /// `lsd`, `dsb`, `dsb_then_mite` or `mite`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub front_end_source: Option<&'static str>,
 }
 
 /// A loop found in an unmarked input (see `crate::loops`).

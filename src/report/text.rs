@@ -185,6 +185,15 @@ fn render_side(
     render_table(&side.table, arch, opts, out)
 }
 
+/// The text of a JSON front-end source key.
+fn source_text(key: &str) -> Option<&'static str> {
+    use crate::frontend::Source;
+    [Source::Lsd, Source::Dsb, Source::DsbThenMite, Source::Mite]
+        .into_iter()
+        .find(|s| s.key() == key)
+        .map(Source::describe)
+}
+
 /// Which way the region repeats.
 fn render_mode(region: &RegionReport, out: &mut dyn Write) -> io::Result<()> {
     match (region.region.mode, region.region.loop_branch) {
@@ -199,7 +208,11 @@ fn render_mode(region: &RegionReport, out: &mut dyn Write) -> io::Result<()> {
                 out,
                 "Mode: loop (line {line}{text} branches back to the start, taken every iteration){}",
                 steady_words(&region.runs)
-            )
+            )?;
+            match region.region.front_end_source.and_then(source_text) {
+                Some(d) => writeln!(out, "Front end streams the loop from: {d}"),
+                None => Ok(()),
+            }
         }
         _ => writeln!(
             out,

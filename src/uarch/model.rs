@@ -146,7 +146,7 @@ pub struct FrontEnd {
     pub uop_cache_uops: Option<u32>,
     /// µops per cycle delivered by the µop cache.
     pub uop_cache_uops_per_cycle: Option<u32>,
-    /// Code window one µop-cache line set covers, in bytes (32 up to BDW, 64 from SKL).
+    /// Code window one µop-cache line set covers, in bytes (32 up to CLX, 64 from ICL).
     pub uop_cache_window_bytes: Option<u32>,
     /// Capacity of the µop queue (IDQ) in µops.
     pub idq_uops: Option<u32>,
@@ -176,6 +176,25 @@ pub struct FrontEnd {
     /// Whether NOPs take no dispatch slot (Zen 4, measured: a block of two instructions and
     /// a NOP dispatches in the cycles of the two).
     pub nops_take_no_slot: Option<bool>,
+    /// Ways of the µop cache one code window may fill (a window needing more is not cached).
+    pub uop_cache_ways_per_window: Option<u32>,
+    /// µops one µop-cache way holds.
+    pub uop_cache_uops_per_way: Option<u32>,
+    /// Branches one µop-cache way holds.
+    pub uop_cache_branches_per_way: Option<u32>,
+    /// Whether a 32-byte window is cached only if the other half of its 64-byte line is
+    /// cacheable too (Skylake family).
+    pub uop_cache_coupled_halves: Option<bool>,
+    /// Whether a jump (or macro-fused pair) that crosses or ends on a 32-byte boundary keeps
+    /// its window out of the µop cache (the JCC-erratum microcode update).
+    pub jcc_erratum: Option<bool>,
+    /// Cycles the µop cache stalls when it hands over to the microcode sequencer.
+    pub uop_cache_ms_stall: Option<u32>,
+    /// Cycles lost switching from the µop cache to the legacy decoders.
+    pub uop_cache_mite_switch: Option<u32>,
+    /// LSD unrolling: `[max_uops, factor]` pairs in increasing order; a loop of `n` µops is
+    /// unrolled by the factor of the first pair with `n <= max_uops`, else 1.
+    pub lsd_unrolling: Option<Vec<[u32; 2]>>,
 }
 
 /// Load/store units and caches.

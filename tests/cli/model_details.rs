@@ -387,3 +387,29 @@ fn bottleneck_rows_are_numbered_once_and_name_xmm_registers() {
     assert!(table.contains("1 -xmm1'-> 1"), "{table}");
     assert!(!table.contains("zmm"), "{table}");
 }
+
+/// A Skylake loop whose macro-fused `cmp rax, rbx; jnz` (bytes 27–31, after nine independent
+/// `add r, rbx` of 3 bytes) ends on a 32-byte boundary. With the JCC erratum the window is
+/// not cached and the legacy decoders run the loop: the predecoder marks 5 instructions of
+/// block 0–15, then the one crossing at 15–17 with the 5 others of block 16–31 over two
+/// cycles (5 + 1), and the next iteration starts a new block: 3 cycles. Without the erratum
+/// the µop cache streams the window's 10 µops in ⌈10 / 6⌉ = 2 cycles and the issue width binds:
+/// 10 µops / 4 = 2.5 (as do the ALU ports, 10 µops on 4). At offset 16 in its line the pair
+/// (bytes 43–47) touches no boundary: 2.5 again. `--no-dsb`: the decoders, 3.
+#[test]
+fn jcc_erratum_uop_cache_and_their_switches() {
+    let adds = "4801d84801d94801da4801de4801df4901d84901d94901da4901db";
+    let hex = format!("{adds}4839d875e0");
+    assert!(near(throughput(&hex, &[]), 3.00));
+    assert!(near(throughput(&hex, &["--no-jcc-erratum"]), 2.50));
+    assert!(near(throughput(&hex, &["--alignment-offset", "16"]), 2.50));
+    assert!(near(throughput(&hex, &["--no-dsb"]), 3.00));
+    // The report names the part that streams the loop.
+    let home = tempfile::tempdir().expect("tempdir");
+    let xml = testdata("xml/details.xml");
+    let xml = xml.to_str().expect("utf-8");
+    let args = ["--uops-xml", xml, "--arch", "SKL", "--hex", &hex, "--json"];
+    let out = suaca(&args, home.path());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["regions"][0]["region"]["front_end_source"], "mite");
+}

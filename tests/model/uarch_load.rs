@@ -188,7 +188,8 @@ fn inheritance_merges_and_overrides() {
         c.sources.remove("base");
         assert_eq!(c, skl, "{child} must equal SKL apart from its names");
     }
-    // SKX overrides one value and unsets another; CLX inherits through SKX.
+    // SKX overrides one value and unsets another; CLX inherits through SKX and sets the
+    // unset value again (uiCA's parameters enable the LSD on Cascade Lake).
     let skx = arch("SKX");
     assert_eq!(skx.memory.l2_latency, Some(14));
     assert_eq!(skx.front_end.lsd, None);
@@ -197,7 +198,8 @@ fn inheritance_merges_and_overrides() {
     assert_eq!(skx.source("rob_size"), skl.source("rob_size"));
     let clx = arch("CLX");
     assert_eq!(clx.memory.l2_latency, Some(14));
-    assert_eq!(clx.front_end.lsd, None);
+    assert_eq!(clx.front_end.lsd, Some(true));
+    assert!(clx.sources.contains_key("front_end.lsd"));
     assert_eq!(clx.ports, skl.ports);
     // Arrays are replaced, tables merged.
     let zen2 = arch("ZEN2");

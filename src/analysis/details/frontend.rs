@@ -2,13 +2,15 @@
 //! cache, or the legacy decoders (predecoder bytes, decoders, length-changing-prefix stalls),
 //! the microcode sequencer, the loop stream detector and taken branches — taken from the
 //! speed-limit rows, which model these parts per the uiCA paper (arXiv 2107.14210) and SL
-//! §3.6–3.7. The engine then loads an iteration no sooner than the front end delivered it;
-//! the issue width stays the engine's own limit.
+//! §3.6–3.7. On Intel the front-end unit replaces the rows it models: the legacy decoders'
+//! for unrolled code, the LSD, µop cache and decoders for loops ([`UnitCycles`]). The engine
+//! then loads an iteration no sooner than the front end delivered it; the issue width stays
+//! the engine's own limit.
 
 use super::ModelOptions;
 use crate::bounds::{BoundKind, Bounds, RowState};
 use crate::db::InstrDesc;
-use crate::frontend::{self, Item, Layout, Params};
+use crate::frontend::{self, Branch, Item, Layout, LoopFrontEnd, LoopParams, Params, Source};
 use crate::ir::{BranchKind, Instr};
 use crate::sim::Delivery;
 use crate::uarch::{MicroArch, Vendor};
@@ -22,24 +24,61 @@ const FRONT_END: [BoundKind; 5] = [
     BoundKind::TakenBranches,
 ];
 
-/// Cycles per iteration of the binding front-end row, if any binds; `legacy`, the
-/// front-end unit's cycles, stands in for the decoders' row where that binds.
-pub fn period(bounds: &Bounds, legacy: Option<f64>) -> Option<f64> {
-    bounds
-        .rows
+/// The front-end unit's cycles per iteration ([`crate::frontend`]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum UnitCycles {
+    /// Unrolled code: the legacy decoders' (they stand in for the decoders' row).
+    Legacy(f64),
+    /// A loop: the part that streams it (it stands in for the µop cache, decoders,
+    /// microcode and LSD rows; the taken-branch row still binds unless the LSD streams).
+    Loop(LoopFrontEnd),
+}
+
+impl UnitCycles {
+    /// The legacy decoders' cycles of unrolled code.
+    pub fn legacy(self) -> Option<f64> {
+        match self {
+            UnitCycles::Legacy(c) => Some(c),
+            UnitCycles::Loop(_) => None,
+        }
+    }
+}
+
+/// Cycles per iteration of the binding front-end row, if any binds; `unit`, the front-end
+/// unit's cycles, stands in for the rows it models (see [`UnitCycles`]).
+pub fn period(bounds: &Bounds, unit: Option<UnitCycles>) -> Option<f64> {
+    let bound = |kind: BoundKind| {
+        bounds
+            .rows
+            .iter()
+            .filter(move |r| r.kind == kind && r.state == RowState::Bound)
+            .filter_map(|r| r.cycles)
+    };
+    let max = |m: Option<f64>, c: f64| Some(m.map_or(c, |m: f64| m.max(c)));
+    if let Some(UnitCycles::Loop(l)) = unit {
+        let taken = if l.source == Source::Lsd {
+            None
+        } else {
+            bound(BoundKind::TakenBranches).fold(None, max)
+        };
+        return max(taken, l.cycles);
+    }
+    let legacy = unit.and_then(UnitCycles::legacy);
+    FRONT_END
         .iter()
-        .filter(|r| FRONT_END.contains(&r.kind) && r.state == RowState::Bound)
-        .filter_map(|r| match (r.kind, legacy) {
-            (BoundKind::Mite, Some(l)) => Some(l),
-            _ => r.cycles,
+        .flat_map(|&k| {
+            bound(k).map(move |c| match (k, legacy) {
+                (BoundKind::Mite, Some(l)) => l,
+                _ => c,
+            })
         })
-        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
+        .fold(None, max)
 }
 
 /// The delivery the engine enforces: the period, with the instruction queue as the distance
-/// the front end may run ahead (queue µops / issue width cycles). `legacy`: see [`period`].
-pub fn delivery(bounds: &Bounds, arch: &MicroArch, legacy: Option<f64>) -> Option<Delivery> {
-    let p = period(bounds, legacy)?;
+/// the front end may run ahead (queue µops / issue width cycles). `unit`: see [`period`].
+pub fn delivery(bounds: &Bounds, arch: &MicroArch, unit: Option<UnitCycles>) -> Option<Delivery> {
+    let p = period(bounds, unit)?;
     let queue = arch.front_end.idq_uops.unwrap_or(arch.issue_width * 16);
     let ahead = u64::from(queue / arch.issue_width.max(1));
     Delivery::every(p, ahead)
@@ -91,23 +130,36 @@ pub fn unrolled_delivery(
     Delivery::every(p, u64::from(queue / arch.issue_width.max(1)))
 }
 
-/// Cycles per iteration of the legacy front end ([`crate::frontend`]) for the region, if the
-/// model asks for the unit and the arch has its parameters (Intel cores uiCA describes).
-pub fn legacy_cycles(
+/// The front-end unit's cycles per iteration for the region, if the model asks for the unit
+/// and the arch has its parameters (Intel cores uiCA describes): the legacy decoders for
+/// unrolled code; for a loop, the LSD, the µop cache or the decoders ([`frontend::loop_cycles`]).
+pub fn unit_cycles(
     instrs: &[Instr],
     descs: &[Option<InstrDesc>],
     arch: &MicroArch,
     model: ModelOptions,
     layout: Layout,
-) -> Option<f64> {
+) -> Option<UnitCycles> {
     if !(model.frontend && model.frontend_unit) {
         return None;
     }
-    let params = Params::of(arch)?;
     let items = legacy_items(instrs, descs, arch, model);
-    // Blocks start at their address' offset in a 64-byte line (BHive's: 0, i.e. aligned).
-    let start = instrs.first().map_or(0, |i| i.address % 64);
-    frontend::cycles_per_iteration(&items, start, layout, &params)
+    // Blocks start at their address' offset in a 64-byte line (BHive's: 0, i.e. aligned),
+    // or where the user puts them.
+    let start = match model.alignment_offset {
+        Some(o) => u64::from(o),
+        None => instrs.first().map_or(0, |i| i.address % 64),
+    };
+    match layout {
+        Layout::Unrolled => {
+            let params = Params::of(arch)?;
+            frontend::cycles_per_iteration(&items, start, layout, &params).map(UnitCycles::Legacy)
+        }
+        Layout::Loop => {
+            let params = LoopParams::of(arch, model.dsb, model.jcc_erratum, model.lsd)?;
+            frontend::loop_cycles(&items, start, &params).map(UnitCycles::Loop)
+        }
+    }
 }
 
 /// The legacy front end's view of the region's instructions (see [`crate::frontend`]):
@@ -143,6 +195,12 @@ pub fn legacy_items(
                 complex: uops > 1 || ms > 0,
                 fusible,
                 fuses_with_next: false,
+                branch: match instr.branch {
+                    BranchKind::None => Branch::None,
+                    BranchKind::Conditional { .. } => Branch::Conditional,
+                    BranchKind::Jump { .. } | BranchKind::IndirectJump => Branch::Jump,
+                    BranchKind::Call | BranchKind::Return => Branch::CallReturn,
+                },
             }
         })
         .collect();

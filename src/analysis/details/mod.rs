@@ -42,6 +42,18 @@ pub struct ModelOptions {
     /// cycle-level front-end unit ([`crate::frontend`]: 16-byte predecode blocks, instruction
     /// queue, decoders, MS) instead of average rates (`--average-frontend`).
     pub frontend_unit: bool,
+    /// With the unit, a loop is streamed from the µop cache where its windows fit
+    /// (`--no-dsb`: from the legacy decoders).
+    pub dsb: bool,
+    /// With the unit, the JCC erratum keeps windows out of the µop cache on the Skylake
+    /// family (`--no-jcc-erratum`).
+    pub jcc_erratum: bool,
+    /// With the unit, a small loop is streamed by the loop stream detector where the arch
+    /// enables it (`--no-lsd`).
+    pub lsd: bool,
+    /// The region's first byte's offset in a 64-byte line for the front-end unit
+    /// (`--alignment-offset`, uiCA's `-alignmentOffset`); `None`: its address' offset.
+    pub alignment_offset: Option<u8>,
     /// A load depends on an earlier store to the same base, index and displacement
     /// (`--no-mem-deps`).
     pub mem_deps: bool,
@@ -77,6 +89,10 @@ impl ModelOptions {
         move_elim: true,
         frontend: true,
         frontend_unit: true,
+        dsb: true,
+        jcc_erratum: true,
+        lsd: true,
+        alignment_offset: None,
         mem_deps: true,
         stack_engine: true,
         data_paths: true,
@@ -94,6 +110,10 @@ impl ModelOptions {
         move_elim: false,
         frontend: false,
         frontend_unit: false,
+        dsb: false,
+        jcc_erratum: false,
+        lsd: false,
+        alignment_offset: None,
         mem_deps: false,
         stack_engine: false,
         data_paths: false,
@@ -120,6 +140,15 @@ impl ModelOptions {
             out.push("simple-frontend");
         } else if !self.frontend_unit {
             out.push("average-frontend");
+        } else {
+            if !self.dsb {
+                out.push("no-dsb");
+            } else if !self.jcc_erratum {
+                out.push("no-jcc-erratum");
+            }
+            if !self.lsd {
+                out.push("no-lsd");
+            }
         }
         if !self.mem_deps {
             out.push("no-mem-deps");
