@@ -249,12 +249,7 @@ fn load_op_loads_stay_off_the_register_chain() {
 /// Block throughputs of every region of the assembly fixture `name` (ZEN4, embedded data),
 /// and the text; `None` (with a note) where GNU as, which reads assembly text, is missing.
 fn region_throughputs(name: &str) -> Option<(Vec<f64>, String)> {
-    if std::process::Command::new("as")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("note: GNU as is not installed; skipping the {name} check");
+    if !have_as(name) {
         return None;
     }
     let home = tempfile::tempdir().expect("tempdir");
@@ -377,12 +372,7 @@ fn pushed_values_are_renamed() {
 /// The block throughputs of testdata/asm/`name` over 2,000 iterations (the thesis' total /
 /// iterations, within 1% of the steady state), `None` without GNU as.
 fn long_run(name: &str, extra: &[&str]) -> Option<Vec<f64>> {
-    if std::process::Command::new("as")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("note: GNU as is not installed; skipping the {name} check");
+    if !have_as(name) {
         return None;
     }
     let home = tempfile::tempdir().expect("tempdir");
@@ -584,4 +574,17 @@ fn gathers_and_scatters_have_data() {
             .expect("block throughput");
         assert!((15.0..30.0).contains(&cycles), "{cycles}: {text}");
     }
+}
+
+/// Whether GNU as, which reads the assembly fixtures, is installed (a note names the
+/// skipped check `name` when not).
+fn have_as(name: &str) -> bool {
+    let ok = std::process::Command::new("as")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !ok {
+        eprintln!("note: GNU as is not installed; skipping the {name} check");
+    }
+    ok
 }

@@ -38,7 +38,7 @@ pub fn widen(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
 }
 
 /// Whether `instr` moves data to or from vector registers (its loads go to the vector unit).
-fn is_vector(instr: &Instr) -> bool {
+pub(crate) fn is_vector(instr: &Instr) -> bool {
     instr
         .accesses
         .iter()

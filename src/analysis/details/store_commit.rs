@@ -22,6 +22,7 @@ use crate::ir::Instr;
 use crate::uarch::{MicroArch, PortMask, Role};
 
 use super::address::AddressMap;
+use super::ports::is_vector;
 
 /// Bytes of an L1 line.
 const LINE: i64 = 64;
@@ -138,15 +139,6 @@ pub fn slots(
 /// The 64-byte block of `offset` from a 64-byte aligned base.
 fn block(offset: i64) -> i64 {
     offset.div_euclid(LINE)
-}
-
-/// Whether `instr` stores from a vector register.
-fn is_vector(instr: &Instr) -> bool {
-    instr
-        .accesses
-        .iter()
-        .filter_map(|a| a.reg)
-        .any(|r| r.is_vector_register())
 }
 
 /// The store-data µops `instr` needs beyond its one per store for `total` commit slots:
