@@ -106,7 +106,7 @@ fn full_model_accuracy_on_bhive_dev() {
 /// the embedded ZEN4 data: MAPE at most 8% and Kendall's tau at least 0.91 (measured when
 /// written: 10.8% / 0.892 on 1,924 blocks; llvm-mca-19: 67.0% / 0.786; 8.3% / 0.911 on 1,930
 /// with store commit by cache line; 7.8% / 0.913 with NOPs taking no slot; 7.2% / 0.914 with
-/// pushed values renamed).
+/// pushed values renamed; 7.0% / 0.916 with exact read-modify-write chains).
 #[test]
 fn zen4_block_set_accuracy() {
     let Some((xml, _)) = common::bhive_dev() else {

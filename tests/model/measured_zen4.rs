@@ -369,6 +369,24 @@ fn pushed_values_are_renamed() {
     }
 }
 
+/// A read-modify-write chain through one location takes a cycle per link on Zen 4
+/// (testdata/asm/rmw_chain.s, measured with `suaca profile`: 1.00 for each block): the data's
+/// exact memory-to-memory latency (1) counts, not the register input's upper bound (1.69,
+/// which made `or [rsp+32], eax` 2.00). Without the memory chain they would run at the
+/// store rate (0.5), so the chain is what the test checks.
+#[test]
+fn read_modify_write_chains_take_a_cycle() {
+    let Some(tps) = long_run("rmw_chain.s", &[]) else {
+        return;
+    };
+    assert_eq!(tps.len(), 4, "{tps:?}");
+    for (k, got) in tps.iter().enumerate() {
+        assert!((got - 1.0).abs() < 0.015, "region {k}: {got}: {tps:?}");
+    }
+    let free = long_run("rmw_chain.s", &["--no-mem-deps"]).expect("ran once");
+    assert!((free[0] - 0.5).abs() < 0.015, "{free:?}");
+}
+
 /// The block throughputs of testdata/asm/`name` over 2,000 iterations (the thesis' total /
 /// iterations, within 1% of the steady state), `None` without GNU as.
 fn long_run(name: &str, extra: &[&str]) -> Option<Vec<f64>> {

@@ -86,11 +86,18 @@ pub fn policy(loop_mode: bool) -> UnknownPolicy {
 /// value (register or memory) to memory. A store starts once its data is ready (its address
 /// latencies, which dominate its slack, are not on this path).
 fn mem_ready(store: &InstrDesc, fallback: f64) -> f64 {
-    store
-        .latencies
-        .iter()
-        .filter(|l| matches!(l.to, Endpoint::Mem(_)))
-        .filter(|l| matches!(l.via, LatVia::Value | LatVia::Memory))
+    let to_memory = || {
+        store
+            .latencies
+            .iter()
+            .filter(|l| matches!(l.to, Endpoint::Mem(_)))
+            .filter(|l| matches!(l.via, LatVia::Value | LatVia::Memory))
+    };
+    // An upper bound (a register input of a read-modify-write whose chain could not be
+    // isolated) gives way to an exact figure where there is one.
+    let exact = to_memory().any(|l| !l.upper_bound);
+    to_memory()
+        .filter(|l| !exact || !l.upper_bound)
         .map(|l| l.cycles)
         .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
         .unwrap_or(fallback)
