@@ -73,7 +73,16 @@ pub(crate) fn slack(desc: &InstrDesc, loc: Loc) -> f64 {
         .filter(|l| names(l.from, loc) && l.via != LatVia::Memory)
         .map(|l| l.cycles)
         .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))));
-    own.map_or(0.0, |o| (longest - o).max(0.0))
+    // A register the instruction writes but whose old value no latency starts from is the
+    // merge input of a partial write (`mov cl, [rax]` keeps rcx's upper bytes): it joins
+    // the result in the last cycle, not at the start of the load.
+    let merge = || {
+        desc.latencies
+            .iter()
+            .any(|l| names(l.to, loc) && matches!(loc, Loc::Reg(_) | Loc::High8(_)))
+            .then_some(1.0)
+    };
+    own.or_else(merge).map_or(0.0, |o| (longest - o).max(0.0))
 }
 
 /// Cycles by which the engine's start of `desc` lies after the moment its first µop could
