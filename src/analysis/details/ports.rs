@@ -64,7 +64,7 @@ pub fn vector_load(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
 }
 
 /// Gathers and scatters (a vector index register in the address).
-fn is_gather(instr: &Instr) -> bool {
+pub(crate) fn is_gather(instr: &Instr) -> bool {
     instr
         .mem
         .iter()

@@ -1,11 +1,15 @@
 //! Store commit by cache line (`memory.store_line_pairs`, Zen 4): stores leave the store
 //! queue for L1 at one 64-byte line per cycle, so two stores commit in the same cycle only
-//! when they are consecutive, both scalar, and write the same line; any other store takes a
-//! cycle of its own, and a vector store one per 32 bytes (docs/model.md, "Store commit").
+//! when they are consecutive, both of at most 8 bytes, not both from vector registers, and
+//! write the same line; any other
+//! store takes a cycle of its own, and a wider one a cycle per 32 bytes (docs/model.md,
+//! "Store commit").
 //!
 //! Measured on Zen 4 (`suaca profile` of testdata/asm/store_commit.s): two 8-byte stores to
 //! one line run at 1 cycle per pair, to two lines (or two bases) at 2; stores alternating
-//! between two lines at 1 each; two 16- or 32-byte stores to one line at 2.
+//! between two lines at 1 each; two 16- or 32-byte stores to one line at 2, two 8-byte
+//! stores from xmm registers (`movsd`) at 2, a 4-byte one from xmm and an 8-byte one from
+//! a general register at 1.
 //!
 //! A line is known only relative to a base: two stores share one when their addresses have
 //! the same origins and their constant parts fall in the same 64-byte block, assuming every
@@ -22,21 +26,23 @@ use crate::ir::Instr;
 use crate::uarch::{MicroArch, PortMask, Role};
 
 use super::address::AddressMap;
-use super::ports::is_vector;
+use super::ports::{is_gather, is_vector};
 
 /// Bytes of an L1 line.
 const LINE: i64 = 64;
-/// Bytes of a vector store committed per cycle (the store-data path).
+/// Bytes of a wide store committed per cycle (the store-data path).
 const VECTOR_BYTES_PER_CYCLE: u32 = 32;
 
 /// One store of the path, as the commit sees it.
 #[derive(Clone, Debug)]
 struct Store {
     line: usize,
-    /// Whether it may share a cycle with a neighbour (scalar, within one line).
+    /// Whether it may share a cycle with a neighbour (at most 8 bytes, within one line).
     pairable: bool,
     /// Commit slots when alone: two per cycle.
     alone: u32,
+    /// Whether its data comes from a vector register: two of those never pair.
+    vector: bool,
 }
 
 /// Commit slots per line of `path` (lines with stores only): what the store-data µops of
@@ -66,15 +72,18 @@ pub fn slots(
             let within = map
                 .parts_at(pos, k, 0)
                 .is_some_and(|(_, c)| block(c) == block(c + i64::from(m.size) - 1));
-            let alone = if vector {
+            // Only stores of up to 8 bytes pair (`movsd [m], xmm` with an integer store too).
+            let wide = m.size > 8 || vector && is_gather(instr);
+            let alone = if wide {
                 2 * m.size.div_ceil(VECTOR_BYTES_PER_CYCLE).max(1)
             } else {
                 2
             };
             stores.push(Store {
                 line,
-                pairable: !vector && within,
+                pairable: !wide && within,
                 alone,
+                vector,
             });
             at.push((pos, k));
         }
@@ -99,6 +108,7 @@ pub fn slots(
             let wraps = i == 0;
             stores[i].pairable
                 && stores[prev].pairable
+                && !(stores[i].vector && stores[prev].vector)
                 && (!wraps || looped)
                 && same(prev, i, u32::from(wraps))
         })
