@@ -1,9 +1,8 @@
 //! Store commit by cache line (`memory.store_line_pairs`, Zen 4): stores leave the store
 //! queue for L1 at one 64-byte line per cycle, so two stores commit in the same cycle only
 //! when they are consecutive, both of at most 8 bytes, not both from vector registers, and
-//! write the same line; any other
-//! store takes a cycle of its own, and a wider one a cycle per 32 bytes (docs/model.md,
-//! "Store commit").
+//! write the same line; any other store takes a cycle of its own, and a wider one a cycle
+//! per 32 bytes (docs/model.md, "Store commit by cache line").
 //!
 //! Measured on Zen 4 (`suaca profile` of testdata/asm/store_commit.s): two 8-byte stores to
 //! one line run at 1 cycle per pair, to two lines (or two bases) at 2; stores alternating
