@@ -39,12 +39,14 @@ mod host {
     /// The engine retries a refused calibration for about a minute; refused after that, the
     /// clock is broken rather than noisy, so the test fails instead of skipping.
     fn measure(e: &mut Engine, specs: &[Spec]) -> Vec<Outcome> {
-        let _one = crate::common::timing_lock();
         e.measure(specs).unwrap_or_else(|e| panic!("{e}"))
     }
 
     #[test]
     fn add_and_imul_latency() {
+        // The engine calibrates the clock when it starts: a timed run, so under the lock too
+        // (a calibration beside another test's measurement slowed that one by 1.7×).
+        let _one = crate::common::timing_lock();
         let Some(mut e) = engine() else { return };
         let out = measure(
             &mut e,
@@ -58,6 +60,9 @@ mod host {
 
     #[test]
     fn a_fault_costs_one_kernel() {
+        // The engine calibrates the clock when it starts: a timed run, so under the lock too
+        // (a calibration beside another test's measurement slowed that one by 1.7×).
+        let _one = crate::common::timing_lock();
         let Some(mut e) = engine() else { return };
         let ud2 = Spec::Unrolled {
             kernel: Kernel {
