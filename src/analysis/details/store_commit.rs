@@ -35,7 +35,8 @@ const VECTOR_BYTES_PER_CYCLE: u32 = 32;
 /// One store of the path, as the commit sees it.
 #[derive(Clone, Debug)]
 struct Store {
-    line: usize,
+    /// The instruction's line in the region (not a cache line).
+    instr_line: usize,
     /// Whether it may share a cycle with a neighbour (at most 8 bytes, within one line).
     pairable: bool,
     /// Commit slots when alone: two per cycle.
@@ -79,7 +80,7 @@ pub fn slots(
                 2
             };
             stores.push(Store {
-                line,
+                instr_line: line,
                 pairable: !wide && within,
                 alone,
                 vector,
@@ -140,7 +141,7 @@ pub fn slots(
         }
     }
     for (s, c) in stores.iter().zip(cost) {
-        *out.entry(s.line).or_insert(0) += c;
+        *out.entry(s.instr_line).or_insert(0) += c;
     }
     out
 }
