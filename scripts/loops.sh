@@ -2,10 +2,10 @@
 # The loop benchmark's measurement (issue #14): compiles our C kernels (benches/loops/*.c)
 # with gcc and clang in every variant, picks each variant's main single-block loop
 # (examples/loop_set/pick.rs), measures the distinct loops on this host with
-# `suaca profile --batch` and writes data/measured/ZEN4_loops.csv. See scripts/README.md
+# `suaca profile --batch` in separate passes (median) and writes data/measured/ZEN4_loops.csv. See scripts/README.md
 # ("Loop benchmark") and data/measured/README.md ("ZEN4 loop set").
 #
-#   scripts/loops.sh [--no-measure]
+#   [LOOP_PASSES=5] scripts/loops.sh [--no-measure]
 #
 # --no-measure stops after picking (target/loops/set.csv, hex.txt, skipped.csv). A kernel
 # that fails to compile, a variant without a loop, a loop that profile refuses or that
@@ -65,11 +65,22 @@ target/release/examples/loop_set pick --dir "$dir" 2> "$dir/pick.log"
 [ "$measure" = 1 ] || exit 0
 
 lock() { if [ -e /work/wt/timing.lock ]; then flock /work/wt/timing.lock "$@"; else "$@"; fi; }
-# Two separate runs of every loop: the first is the measurement, the second its repeat.
+# Separate passes over every loop (LOOP_PASSES, default 5); a loop's measurement is the median
+# of its passes, so that a burst of noise on the host during one pass stays out. A pass that
+# the profiler refuses (its clock cross-check failed: the machine was busy) is run again, up
+# to three times.
+passes=${LOOP_PASSES:-5}
+rm -f "$dir"/pass*.csv "$dir/measured.csv" "$dir/repeat.csv"
 start=$(date +%s)
-lock target/release/suaca profile --batch "$dir/hex.txt" -o "$dir/measured.csv"
-mid=$(date +%s)
-lock target/release/suaca profile --batch "$dir/hex.txt" -o "$dir/repeat.csv"
+for k in $(seq 1 "$passes"); do
+  for attempt in 1 2 3; do
+    if lock target/release/suaca profile --batch "$dir/hex.txt" -o "$dir/pass$k.csv"; then
+      break
+    fi
+    [ "$attempt" = 3 ] && { echo "loops: pass $k refused three times; measure on a quieter machine"; exit 1; }
+    sleep 10
+  done
+done
 end=$(date +%s)
-echo "loops: measured $(wc -l < "$dir/hex.txt") loops in $((mid - start)) s, the repeat in $((end - mid)) s"
+echo "loops: $passes passes over $(wc -l < "$dir/hex.txt") loops in $((end - start)) s"
 target/release/examples/loop_set publish --dir "$dir" --out data/measured/ZEN4_loops.csv

@@ -9,8 +9,9 @@
 //!     loops), DIR/hex.txt (one hex per line, for `suaca profile --batch`) and
 //!     DIR/skipped.csv (kernels and variants without a loop, with the reason)
 //! cargo run --release --example loop_set -- publish [--dir target/loops] [--out FILE]
-//!     joins DIR/set.csv with DIR/measured.csv (`suaca profile --batch` output) and, when
-//!     present, DIR/repeat.csv (a second run) into FILE (default data/measured/ZEN4_loops.csv)
+//!     joins DIR/set.csv with DIR/pass1.csv, pass2.csv, … (`suaca profile --batch` output of
+//!     separate passes) into FILE (default data/measured/ZEN4_loops.csv): per loop the median
+//!     of the passes
 //! cargo run --release --example loop_set -- accuracy [--csv FILE] [--mca BIN | --no-mca]
 //!     [--worst N] [--out DIR]
 //!     the accuracy table (suaca vs llvm-mca-19) and the worst N loops (default 15)
@@ -132,24 +133,27 @@ fn publish(args: &Args) -> Result<(), String> {
         .out
         .clone()
         .unwrap_or_else(|| "data/measured/ZEN4_loops.csv".into());
-    let repeat = args.dir.join("repeat.csv");
-    let p = set::publish(
-        &args.dir.join("set.csv"),
-        &args.dir.join("measured.csv"),
-        repeat.exists().then_some(repeat.as_path()),
-    )?;
+    let passes: Vec<PathBuf> = (1..)
+        .map(|k| args.dir.join(format!("pass{k}.csv")))
+        .take_while(|p| p.exists())
+        .collect();
+    let p = set::publish(&args.dir.join("set.csv"), &passes)?;
     write(&out, &p.text)?;
     let c: Vec<String> = p.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
-    println!("wrote {}: {}", out.display(), c.join(", "));
-    if let Some([n, a, b, c]) = p.agreement {
-        let pct = |k: usize| 100.0 * k as f64 / n.max(1) as f64;
-        println!(
-            "repeat run: {n} loops measured twice; {:.1}% within 1%, {:.1}% within 2%, {:.1}% within 5%",
-            pct(a),
-            pct(b),
-            pct(c)
-        );
-    }
+    println!(
+        "wrote {} from {} passes: {}",
+        out.display(),
+        passes.len(),
+        c.join(", ")
+    );
+    let [n, a, b, c] = p.agreement;
+    let pct = |k: usize| 100.0 * k as f64 / n.max(1) as f64;
+    println!(
+        "{n} pass values of measured loops: {:.1}% within 1% of their loop's median, {:.1}% within 2%, {:.1}% within 5%",
+        pct(a),
+        pct(b),
+        pct(c)
+    );
     Ok(())
 }
 

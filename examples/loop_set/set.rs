@@ -191,7 +191,7 @@ pub const MEASURED_COLUMNS: [&str; 5] = [
     "spread",
     "status",
     "reason",
-    "repeat_cycles_per_iteration",
+    "passes",
 ];
 
 /// One row of the set, as written.
@@ -263,16 +263,16 @@ pub struct LoopRow {
     pub flags: String,
     /// Every `kernel@variant` with this body.
     pub variants: String,
-    /// Measured cycles per iteration (status `ok` only).
+    /// Measured cycles per iteration (status `ok` only): the median of the passes.
     pub measured: Option<f64>,
-    /// Spread between processes.
+    /// Run-to-run spread: (largest − smallest pass) / median.
     pub spread: Option<f64>,
     /// `ok`, `fault`, `unsupported`, `invalid`.
     pub status: String,
     /// Why there is no measurement.
     pub reason: String,
-    /// The value of a second, separate run (reproducibility), when it measured the loop.
-    pub repeat: Option<f64>,
+    /// Every separate pass's value (a pass measures the whole set once), in run order.
+    pub passes: Vec<f64>,
 }
 
 impl LoopRow {
@@ -318,7 +318,10 @@ pub fn read_loops(path: &Path) -> Result<Vec<LoopRow>, String> {
             spread: num(8),
             status: f(9),
             reason: f(10),
-            repeat: num(11),
+            passes: f(11)
+                .split_whitespace()
+                .filter_map(|v| v.parse::<f64>().ok().filter(|x| x.is_finite()))
+                .collect(),
         });
     }
     Ok(out)
@@ -366,37 +369,43 @@ fn read_profile_csv(path: &Path) -> Result<Vec<Measured>, String> {
 }
 
 /// The committed CSV and what went into it.
+#[derive(Debug)]
 pub struct Published {
     /// The CSV text.
     pub text: String,
-    /// Rows per status of the first run.
+    /// Rows per status of the first pass.
     pub counts: Vec<(String, usize)>,
-    /// Loops measured in both runs, and how many of them agree within 1%, 2%, 5%.
-    pub agreement: Option<[usize; 4]>,
+    /// Pass values of measured loops, and how many of them are within 1%, 2%, 5% of their
+    /// loop's median.
+    pub agreement: [usize; 4],
 }
 
-/// Joins the set file with `suaca profile --batch`'s output (row k measured set row k) into
-/// the committed CSV; `repeat` is a second run of the same file, kept beside the first.
-pub fn publish(set: &Path, measured: &Path, repeat: Option<&Path>) -> Result<Published, String> {
+/// Joins the set file with the `suaca profile --batch` outputs of separate passes over it
+/// (row k of each measured set row k) into the committed CSV. A loop's measurement is the
+/// median of the passes that measured it (a burst of noise on the host, seen as 1.6–1.9×
+/// on a 1-cycle loop in one pass of five, then stays out); its status and reason are the
+/// first pass's.
+pub fn publish(set: &Path, passes: &[std::path::PathBuf]) -> Result<Published, String> {
     let mut r = csv::Reader::from_path(set).map_err(|e| format!("{}: {e}", set.display()))?;
     let rows: Vec<csv::StringRecord> = r
         .records()
         .collect::<Result<_, _>>()
         .map_err(|e| format!("{}: {e}", set.display()))?;
-    let m = read_profile_csv(measured)?;
-    let again = match repeat {
-        Some(p) => Some(read_profile_csv(p)?),
-        None => None,
-    };
-    for (path, n) in
-        std::iter::once((measured, m.len())).chain(repeat.zip(again.as_ref().map(Vec::len)))
-    {
-        if n != rows.len() {
+    if passes.is_empty() {
+        return Err("no measurement pass to publish".into());
+    }
+    let runs: Vec<Vec<Measured>> = passes
+        .iter()
+        .map(|p| read_profile_csv(p))
+        .collect::<Result<_, _>>()?;
+    for (path, run) in passes.iter().zip(&runs) {
+        if run.len() != rows.len() {
             return Err(format!(
-                "{} has {} rows, {} has {n}",
+                "{} has {} rows, {} has {}",
                 set.display(),
                 rows.len(),
-                path.display()
+                path.display(),
+                run.len()
             ));
         }
     }
@@ -409,29 +418,46 @@ pub fn publish(set: &Path, measured: &Path, repeat: Option<&Path>) -> Result<Pub
         .copied()
         .collect();
     w.write_record(&header).map_err(|e| e.to_string())?;
-    for (k, (row, m)) in rows.iter().zip(&m).enumerate() {
-        let second = again.as_ref().map(|a| &a[k]);
-        if row.get(0) != Some(m.hex.as_str()) || second.is_some_and(|s| s.hex != m.hex) {
+    for (k, row) in rows.iter().enumerate() {
+        let first = &runs[0][k];
+        if runs
+            .iter()
+            .any(|run| row.get(0) != Some(run[k].hex.as_str()))
+        {
             return Err(format!("row order differs at row {}", k + 1));
         }
-        *counts.entry(m.status.clone()).or_default() += 1;
-        let mut rec: Vec<String> = row.iter().map(str::to_string).collect();
-        let num = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
-        let ok = |m: &Measured| m.cycles.filter(|_| m.status == "ok");
-        let (first, repeated) = (ok(m), second.and_then(ok));
-        if let (Some(a), Some(b)) = (first, repeated) {
-            let d = (a - b).abs() / a;
-            agree[0] += 1;
-            for (slot, limit) in [(1, 0.01), (2, 0.02), (3, 0.05)] {
-                agree[slot] += usize::from(d <= limit);
+        *counts.entry(first.status.clone()).or_default() += 1;
+        let values: Vec<f64> = runs
+            .iter()
+            .filter_map(|run| run[k].cycles.filter(|_| run[k].status == "ok"))
+            .collect();
+        let mid = suaca::batch::metrics::median(&values).filter(|_| first.status == "ok");
+        let spread = mid.and_then(|m| {
+            let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            (values.len() > 1).then(|| (hi - lo) / m)
+        });
+        if let Some(m) = mid {
+            for v in &values {
+                let d = (v - m).abs() / m;
+                agree[0] += 1;
+                for (slot, limit) in [(1, 0.01), (2, 0.02), (3, 0.05)] {
+                    agree[slot] += usize::from(d <= limit);
+                }
             }
         }
+        let num = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
+        let mut rec: Vec<String> = row.iter().map(str::to_string).collect();
         rec.extend([
-            num(first),
-            num(m.spread),
-            m.status.clone(),
-            m.reason.clone(),
-            num(repeated),
+            num(mid),
+            num(spread.or(first.spread.filter(|_| mid.is_some()))),
+            first.status.clone(),
+            first.reason.clone(),
+            values
+                .iter()
+                .map(|v| format!("{v:.4}"))
+                .collect::<Vec<_>>()
+                .join(" "),
         ]);
         w.write_record(&rec).map_err(|e| e.to_string())?;
     }
@@ -439,6 +465,6 @@ pub fn publish(set: &Path, measured: &Path, repeat: Option<&Path>) -> Result<Pub
     Ok(Published {
         text: String::from_utf8(bytes).map_err(|e| e.to_string())?,
         counts: counts.into_iter().collect(),
-        agreement: again.map(|_| agree),
+        agreement: agree,
     })
 }

@@ -159,24 +159,31 @@ fn publish_joins_measurements_by_row() {
         };
         m.push_str(&row);
     }
-    let repeat = dir.path().join("repeat.csv");
-    std::fs::write(&repeat, m.replace(",1.5,", ",1.52,")).unwrap();
-    std::fs::write(dir.path().join("measured.csv"), m).unwrap();
-    let p = set::publish(
-        &dir.path().join("set.csv"),
-        &dir.path().join("measured.csv"),
-        Some(&repeat),
-    )
-    .unwrap();
-    // One loop measured in both runs, 1.3% apart.
-    assert_eq!(p.agreement, Some([1, 0, 1, 1]));
+    // Three passes, one of them noisy (2.9).
+    let passes: Vec<PathBuf> = (1..=3)
+        .map(|k| dir.path().join(format!("pass{k}.csv")))
+        .collect();
+    std::fs::write(&passes[0], &m).unwrap();
+    std::fs::write(&passes[1], m.replace(",1.5,", ",2.9,")).unwrap();
+    std::fs::write(&passes[2], m.replace(",1.5,", ",1.52,")).unwrap();
+    let p = set::publish(&dir.path().join("set.csv"), &passes).unwrap();
+    // One loop measured in three passes: 1.5 and 1.52 within 2% of the median 1.52, 2.9 not.
+    assert_eq!(p.agreement, [3, 1, 2, 2]);
+    assert!(set::publish(&dir.path().join("set.csv"), &[]).is_err());
+    let short = dir.path().join("short.csv");
+    std::fs::write(&short, m.lines().take(2).collect::<Vec<_>>().join("\n")).unwrap();
+    assert!(set::publish(&dir.path().join("set.csv"), &[short])
+        .unwrap_err()
+        .contains("rows"));
     let (text, counts) = (p.text, p.counts);
     let out = dir.path().join("loops.csv");
     std::fs::write(&out, text).unwrap();
     let rows = set::read_loops(&out).unwrap();
     assert_eq!(rows.len(), 4);
-    assert_eq!(rows[0].measured, Some(1.5));
-    assert_eq!(rows[0].repeat, Some(1.52));
+    // The median of the passes, the run-to-run spread, every pass in run order.
+    assert_eq!(rows[0].measured, Some(1.52));
+    assert_eq!(rows[0].spread, Some(0.9211));
+    assert_eq!(rows[0].passes, [1.5, 2.9, 1.52]);
     assert_eq!((rows[1].status.as_str(), rows[1].measured), ("fault", None));
     assert_eq!(rows[1].reason, "SIGSEGV: the loop faulted");
     assert_eq!(rows[2].reason, "no counter");
@@ -332,7 +339,7 @@ fn loop_suite_compiles_is_picked_and_predicted() {
                 spread: None,
                 status: "ok".into(),
                 reason: String::new(),
-                repeat: None,
+                passes: Vec::new(),
             })
             .collect();
         let o = accuracy::run(&rows, &predictor, Some("llvm-mca-19"), dir.path());
