@@ -453,7 +453,8 @@ fn macro_fuse(cx: &Context, kept: &[usize], descs: &[Option<InstrDesc>], instrs:
             continue;
         }
         let jcc_masks = std::mem::replace(&mut instrs[pos + 1].uops, vec![PortMask::EMPTY]);
-        fusion::fuse_masks(&mut instrs[pos].uops, &jcc_masks);
+        let keep_alu = fusion::writer_keeps_alu(cx.arch, &cx.instrs[a]);
+        fusion::fuse_masks(&mut instrs[pos].uops, &jcc_masks, keep_alu);
         let jcc_slots = instrs[pos + 1].slots.unwrap_or(1);
         if let Some(s) = instrs[pos].slots.as_mut() {
             *s = (*s + jcc_slots).saturating_sub(1).max(1);

@@ -304,6 +304,9 @@ pub struct Fusion {
     pub micro_fusion: Option<bool>,
     /// Un-lamination rule for indexed addressing.
     pub unlaminate_indexed: Option<Unlamination>,
+    /// Whether a macro-fused pair whose first instruction writes a register (`dec rcx; jnz`,
+    /// not `cmp; jne`) runs on that instruction's ALU ports instead of the branch's own.
+    pub fused_writer_on_alu: Option<bool>,
 }
 
 /// A full micro-architecture description, loaded from `data/arch/<NAME>.toml` with its `base`

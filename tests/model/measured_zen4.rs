@@ -351,6 +351,25 @@ fn nops_take_no_dispatch_slot() {
     assert!((slots[0] - 0.5).abs() < 0.015, "{slots:?}");
 }
 
+/// A fused `dec; jnz` takes one of Zen 4's four ALUs, a fused `cmp; jne` and a lone `jnz` take
+/// none (testdata/asm/branch_alu.s, measured with `suaca profile`; by hand: ALU µops / 4):
+/// 3, 4, 5, 7 add chains with `dec; jnz` 1.00, 1.25, 1.50, 2.00; 3 adds, `add rcx`, `cmp;
+/// jne` 1.00 (4 ALU µops); `dec; lea; jnz` after 3 adds 1.25, after 2 adds 1.00.
+#[test]
+fn fused_register_writers_take_an_alu() {
+    let Some(tps) = long_run("branch_alu.s", &[]) else {
+        return;
+    };
+    let want = [1.0, 1.25, 1.5, 2.0, 1.0, 1.25, 1.0];
+    assert_eq!(tps.len(), want.len(), "{tps:?}");
+    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
+        assert!(
+            (got - want).abs() < 0.015,
+            "region {k}: {got} against {want}: {tps:?}"
+        );
+    }
+}
+
 /// A pushed value popped back is renamed on Zen 4, one cycle from push to pop
 /// (testdata/asm/stack_renaming.s, measured with `suaca profile`; by hand): push rbp; mov
 /// [rdi+72], 0; mov rbp, rsp; pop rbp 2.0 (its two stores to two lines, store commit),
