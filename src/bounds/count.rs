@@ -26,6 +26,9 @@ pub(super) struct Counts {
     pub estimated: Vec<usize>,
     /// First lines of macro-fused pairs (the Jcc is the next line).
     pub fused_pairs: Vec<usize>,
+    /// Those of them that run on the first instruction's ALU ports, not the Jcc's
+    /// (`fusion.fused_writer_on_alu`, as the simulation).
+    pub alu_fused_pairs: Vec<usize>,
     /// Lines without data.
     pub left_out: Vec<usize>,
 }
@@ -73,6 +76,7 @@ impl Counts {
             }
         }
         let mut fused_pairs = Vec::new();
+        let mut alu_fused_pairs = Vec::new();
         if fusion {
             let mut i = 0;
             while i + 1 < n {
@@ -86,6 +90,9 @@ impl Counts {
                         slots[i] = Some((a + b).saturating_sub(1).max(1));
                         slots[i + 1] = Some(0);
                         fused_pairs.push(i);
+                        if crate::analysis::details::fusion::writer_keeps_alu(arch, &instrs[i]) {
+                            alu_fused_pairs.push(i);
+                        }
                         i += 2;
                         continue;
                     }
@@ -101,6 +108,7 @@ impl Counts {
             mite,
             estimated,
             fused_pairs,
+            alu_fused_pairs,
             left_out,
         }
     }

@@ -131,9 +131,15 @@ pub(super) fn row(c: &Counts, descs: &[Option<InstrDesc>], arch: &MicroArch) -> 
     for (i, d) in descs.iter().enumerate() {
         let Some(d) = d else { continue };
         let mut masks = uop_masks(d);
-        if c.fused_pairs.binary_search(&i).is_ok() {
+        let on_alu = |line: usize| c.alu_fused_pairs.binary_search(&line).is_ok();
+        if c.fused_pairs.binary_search(&i).is_ok() && !on_alu(i) {
             // A macro-fused pair executes as the branch µop: drop the flag writer's ALU µop.
             if let Some(k) = masks.iter().position(|m| m.0 & alu.0 != 0) {
+                masks.remove(k);
+            }
+        } else if i > 0 && on_alu(i - 1) {
+            // ... or as the writer's ALU µop: drop the Jcc's branch µop.
+            if let Some(k) = masks.iter().position(|m| !m.is_empty()) {
                 masks.remove(k);
             }
         }

@@ -368,6 +368,15 @@ fn fused_register_writers_take_an_alu() {
             "region {k}: {got} against {want}: {tps:?}"
         );
     }
+    // The port-pressure bound counts the fused pairs the same way.
+    let (_, text) = region_throughputs("branch_alu.s").expect("ran once");
+    let bounds: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Bottleneck analysis"))
+        .collect();
+    assert_eq!(bounds.len(), want.len(), "{text}");
+    assert!(bounds[1].contains("at least 1.25 cycles"), "{}", bounds[1]);
+    assert!(bounds[4].contains("at least 1 cycles"), "{}", bounds[4]);
 }
 
 /// A pushed value popped back is renamed on Zen 4, one cycle from push to pop
