@@ -142,6 +142,7 @@ impl AnalysisOptions {
             stack_sync: self.model.stack_engine && self.model.stack_sync,
             store_commit: self.model.data_paths && self.model.store_commit,
             free_nops: self.model.free_nops,
+            transfer_alus: self.model.transfer_alus,
             ..BoundOptions::default()
         }
     }

@@ -359,6 +359,12 @@ pub fn build(
                         if synced[line] {
                             uops.push(sync_ports);
                         }
+                        if let (true, Some(i)) = (cx.model.transfer_alus, instr(line)) {
+                            let held = details::ports::vector_to_gpr(i, cx.arch, &mut uops);
+                            if !held.is_empty() {
+                                wide.push((line as u32, held));
+                            }
+                        }
                         // A 16-element gather's µops beyond the engine's per-instruction
                         // limit run as port-only parts of the line, like the wide chunks.
                         if uops.len() > MAX_UOPS_PER_INSTR {

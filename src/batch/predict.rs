@@ -149,6 +149,7 @@ pub fn predict_instrs(
             stack_sync: opts.model.stack_engine && opts.model.stack_sync,
             store_commit: opts.model.data_paths && opts.model.store_commit,
             free_nops: opts.model.free_nops,
+            transfer_alus: opts.model.transfer_alus,
             ..BoundOptions::default()
         },
     );

@@ -29,6 +29,9 @@ pub(super) struct Counts {
     /// Those of them that run on the first instruction's ALU ports, not the Jcc's
     /// (`fusion.fused_writer_on_alu`, as the simulation).
     pub alu_fused_pairs: Vec<usize>,
+    /// Lines that hold every integer ALU (moves from the vector unit into a GPR,
+    /// `scheduler.vector_to_gpr_holds_alus`, as the simulation).
+    pub alu_holders: Vec<usize>,
     /// Lines without data.
     pub left_out: Vec<usize>,
 }
@@ -75,6 +78,13 @@ impl Counts {
                 }
             }
         }
+        let alu_holders = (0..n)
+            .filter(|&i| {
+                opts.transfer_alus
+                    && desc(i).is_some()
+                    && crate::analysis::details::ports::holds_alus(&instrs[i], arch)
+            })
+            .collect();
         let mut fused_pairs = Vec::new();
         let mut alu_fused_pairs = Vec::new();
         if fusion {
@@ -109,6 +119,7 @@ impl Counts {
             estimated,
             fused_pairs,
             alu_fused_pairs,
+            alu_holders,
             left_out,
         }
     }

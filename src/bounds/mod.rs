@@ -227,6 +227,9 @@ pub struct BoundOptions {
     pub store_commit: bool,
     /// NOPs take no issue slot where the arch dispatches none for them.
     pub free_nops: bool,
+    /// Moves from the vector unit into a GPR hold every integer ALU where the arch says so
+    /// (the simulation's `transfer_alus`).
+    pub transfer_alus: bool,
 }
 
 impl Default for BoundOptions {
@@ -240,6 +243,7 @@ impl Default for BoundOptions {
             stack_sync: false,
             store_commit: false,
             free_nops: false,
+            transfer_alus: false,
         }
     }
 }

@@ -143,6 +143,10 @@ pub(super) fn row(c: &Counts, descs: &[Option<InstrDesc>], arch: &MicroArch) -> 
                 masks.remove(k);
             }
         }
+        if c.alu_holders.binary_search(&i).is_ok() {
+            let held = crate::analysis::details::ports::hold_every_alu(arch, &mut masks);
+            masks.extend(held);
+        }
         for m in masks {
             if m.is_empty() {
                 no_port += 1;

@@ -73,6 +73,10 @@ pub struct ModelArgs {
     /// issue where the arch does that (Skylake to Cascade Lake).
     #[arg(long)]
     pub dispatch_port_assignment: bool,
+    /// A move from the vector unit into a general-purpose register (`movd r32, xmm`,
+    /// `cvttsd2si`) takes its own ALU µop only (Zen 4 holds every integer ALU for it).
+    #[arg(long)]
+    pub no_transfer_alus: bool,
 }
 
 impl ModelArgs {
@@ -100,6 +104,7 @@ impl ModelArgs {
             store_commit: base.store_commit && !self.no_store_commit,
             free_nops: base.free_nops && !self.no_free_nops,
             issue_ports: base.issue_ports && !self.dispatch_port_assignment,
+            transfer_alus: base.transfer_alus && !self.no_transfer_alus,
         }
     }
 }
@@ -216,6 +221,13 @@ mod tests {
                 ..d()
             }),
             ["dispatch-port-assignment"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_transfer_alus: true,
+                ..d()
+            }),
+            ["no-transfer-alus"]
         );
     }
 }

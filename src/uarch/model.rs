@@ -275,6 +275,9 @@ pub enum PortBinding {
 pub struct Scheduler {
     /// When µops get their ports (absent: at dispatch).
     pub port_assignment: Option<PortBinding>,
+    /// Whether an instruction that moves a value from the vector unit into a general-purpose
+    /// register (`movd r32, xmm`, `pextrd`, `cvttsd2si`) holds every integer ALU for a cycle.
+    pub vector_to_gpr_holds_alus: Option<bool>,
 }
 
 /// When a micro-fused load+op µop with an indexed address is un-laminated at issue.

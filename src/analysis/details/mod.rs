@@ -79,6 +79,9 @@ pub struct ModelOptions {
     /// On arches whose description says so, µops get their ports at issue, not at dispatch
     /// (`--dispatch-port-assignment`).
     pub issue_ports: bool,
+    /// A move from the vector unit into a general-purpose register holds every integer ALU
+    /// where the arch says so (`scheduler.vector_to_gpr_holds_alus`; `--no-transfer-alus`).
+    pub transfer_alus: bool,
 }
 
 impl ModelOptions {
@@ -101,6 +104,7 @@ impl ModelOptions {
         store_commit: true,
         free_nops: true,
         issue_ports: true,
+        transfer_alus: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -122,6 +126,7 @@ impl ModelOptions {
         store_commit: false,
         free_nops: false,
         issue_ports: false,
+        transfer_alus: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -173,6 +178,9 @@ impl ModelOptions {
         }
         if !self.issue_ports {
             out.push("dispatch-port-assignment");
+        }
+        if !self.transfer_alus {
+            out.push("no-transfer-alus");
         }
         out
     }

@@ -1,0 +1,80 @@
+# Moves from the vector unit into a general-purpose register on Zen 4 (data/arch/ZEN4.toml
+# `scheduler.vector_to_gpr_holds_alus`): loops closed by their back branch, then unrolled
+# blocks. `suaca profile` on Zen 4 (family 25 model 17, 2026-11-26) measured the cycles per
+# iteration or copy noted after each description. The move slows the integer ALU chains
+# around it (one `add` chain: 1 → ~2 cycles), though not a `dec; jnz` counter.
+        .intel_syntax noprefix
+        .text
+        .globl f
+        .p2align 6
+f:
+# movd; add rcx; cmp; jne: 1.95–2.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:      movd edx, xmm0
+        add rcx, 1
+        cmp rcx, r8
+        jne 1b
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# movd; add r9d; add rcx; cmp; jne: 1.81–1.88
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:      movd edx, xmm0
+        add r9d, 1
+        add rcx, 1
+        cmp rcx, r8
+        jne 1b
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# two movd; add rcx; cmp; jne: 2.89
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:      movd edx, xmm0
+        movd r10d, xmm1
+        add rcx, 1
+        cmp rcx, r8
+        jne 1b
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# movd; dec; jnz: 1.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:      movd edx, xmm0
+        dec rcx
+        jnz 1b
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# pextrd; add r9d; add rcx; cmp; jne: 1.79
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:      pextrd edx, xmm0, 1
+        add r9d, 1
+        add rcx, 1
+        cmp rcx, r8
+        jne 1b
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# cvttsd2si; add r9d; add rcx; cmp; jne: 1.75
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:      cvttsd2si edx, xmm0
+        add r9d, 1
+        add rcx, 1
+        cmp rcx, r8
+        jne 1b
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# movq rcx, xmm0 (unrolled): 1.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        movq rcx, xmm0
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# movq rcx, xmm0; add r8, 1 (unrolled): 1.61
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        movq rcx, xmm0
+        add r8, 1
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# two movq; add r8, 1 (unrolled): 2.36–2.41
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        movq rcx, xmm0
+        movq rdx, xmm1
+        add r8, 1
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+        ret
