@@ -413,6 +413,26 @@ fn vector_to_gpr_moves_hold_the_alus() {
     assert!(bounds[2].contains("at least 2.25 cycles"), "{}", bounds[2]);
 }
 
+/// Lane-selecting extracts and inserts as compilers emit them (immediate 1, the upper lane)
+/// run on Zen 4's shuffle pipes (testdata/asm/lane_select.s, measured with `suaca profile`;
+/// by hand: shuffle µops / 2 pipes, a 512-bit one 2 µops): six `vpmovzxwd zmm` 6.00, six
+/// `vextracti64x4 ymm, zmm, 1` 6.00 (3.00 with the lowest lane the data once measured), both
+/// 9.00, three `vextracti128` and three `vinserti128` 3.00 (1.50 before).
+#[test]
+fn lane_selects_run_on_the_shuffle_pipes() {
+    let Some(tps) = long_run("lane_select.s", &[]) else {
+        return;
+    };
+    let want = [6.0, 6.0, 9.0, 3.0];
+    assert_eq!(tps.len(), want.len(), "{tps:?}");
+    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
+        assert!(
+            (got - want).abs() < 0.03,
+            "region {k}: {got} against {want}: {tps:?}"
+        );
+    }
+}
+
 /// A pushed value popped back is renamed on Zen 4, one cycle from push to pop
 /// (testdata/asm/stack_renaming.s, measured with `suaca profile`; by hand): push rbp; mov
 /// [rdi+72], 0; mov rbp, rsp; pop rbp 2.0 (its two stores to two lines, store commit),

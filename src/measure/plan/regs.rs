@@ -229,9 +229,47 @@ pub(super) fn build(v: &Variant, a: &Assign, base: Register) -> Result<Instructi
     Ok(ins)
 }
 
-/// Immediate used for every variant (uops.info's default 2; shifts/rotates of 2 are benign).
-fn imm_value(_v: &Variant) -> u64 {
-    2
+/// Immediate of a variant: uops.info's default 2 (shifts/rotates of 2 are benign), except
+/// for the instructions that select a 128/256-bit lane (`vextracti64x4`, `vinsertf128`...),
+/// where 2 picks the lowest lane of a 256/512-bit register: a plain move that Zen 4 runs two
+/// a cycle on any vector pipe. Compilers emit these with 1, the upper lane, which crosses
+/// lanes on the shuffle pipes (one a cycle for `vextracti64x4 ymm, zmm, 1`, measured with
+/// `suaca profile`, testdata/asm/lane_select.s).
+pub(super) fn imm_value(v: &Variant) -> u64 {
+    if selects_lane(v.code.mnemonic()) {
+        1
+    } else {
+        2
+    }
+}
+
+/// `vextract`/`vinsert` of a 128- or 256-bit lane (not `extractps`/`insertps`, which pick
+/// an element).
+fn selects_lane(m: iced_x86::Mnemonic) -> bool {
+    use iced_x86::Mnemonic::*;
+    matches!(
+        m,
+        Vextractf128
+            | Vextracti128
+            | Vextractf32x4
+            | Vextractf64x2
+            | Vextracti32x4
+            | Vextracti64x2
+            | Vextractf32x8
+            | Vextractf64x4
+            | Vextracti32x8
+            | Vextracti64x4
+            | Vinsertf128
+            | Vinserti128
+            | Vinsertf32x4
+            | Vinsertf64x2
+            | Vinserti32x4
+            | Vinserti64x2
+            | Vinsertf32x8
+            | Vinsertf64x4
+            | Vinserti32x8
+            | Vinserti64x4
+    )
 }
 
 pub(super) fn zero_idiom(r: Register) -> Instruction {
