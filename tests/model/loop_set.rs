@@ -266,12 +266,13 @@ fn committed_loop_set_is_consistent() {
 
 /// suaca's accuracy on the measured loops does not regress. Static prediction with the
 /// embedded ZEN4 data, so it runs on any host. Measured (2026-11-26, 565 measured loops,
-/// arrays in L1, `scripts/loop_accuracy.sh`): suaca MAPE 8.1%, median APE 1.8%, Kendall's
-/// tau 0.920 (with steady-state loop throughput and store commit by cache line; 8.5% /
-/// 4.0% / 0.895 before); llvm-mca-19 -mcpu=znver4 20.1%, 9.1%, 0.847. Before addresses as
-/// values and loop mode, suaca was at 83.8% / 0.699. The remaining error is mostly loops
-/// predicted too fast: read-modify-writes, FP-to-integer transfers, 64-byte streams,
-/// histograms over the harness's constant data (scripts/README.md).
+/// arrays in L1, the median of five passes, `scripts/loop_accuracy.sh`): suaca MAPE 7.0%,
+/// median APE 1.2%, Kendall's tau 0.929 (8.1% / 1.8% / 0.920 before the five passes, the
+/// vector-to-GPR rule and the re-measured lane selects); llvm-mca-19 -mcpu=znver4 20.0%,
+/// 9.8%, 0.849. Before addresses as values and loop mode, suaca was at 83.8% / 0.699. The
+/// remaining error is mostly loops predicted too fast: integer consumers of loads in small
+/// loops, line-crossing vector loads, FP-to-integer transfers, histograms over the
+/// harness's constant data (scripts/README.md).
 #[test]
 fn loop_accuracy_guard() {
     let rows = set::read_loops(&measured_loops()).unwrap();
@@ -281,8 +282,8 @@ fn loop_accuracy_guard() {
     let m = o.metrics(bench::Tool::Suaca, |_| true);
     assert!(m.blocks >= 500, "{m:?}");
     assert!(m.coverage() >= 0.99, "{m:?}");
-    assert!(m.mape <= 0.09, "MAPE {}: {m:?}", m.mape);
-    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.91, "{m:?}");
+    assert!(m.mape <= 0.08, "MAPE {}: {m:?}", m.mape);
+    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.92, "{m:?}");
 }
 
 /// The kernel suite compiles with gcc and clang, at least 40 kernels give a single-block loop
