@@ -97,7 +97,10 @@ pub struct MeasureArgs {
     /// CPU to pin the benchmarks to (default: the last allowed CPU).
     #[arg(long, value_name = "N")]
     pub cpu: Option<usize>,
-    /// Also measure machine parameters (X-Ray style) and write them as an arch TOML.
+    /// Also measure machine parameters (X-Ray style) and the pipeline rules the model reads
+    /// (NOP slots, fused branches, vector-to-GPR moves, store commit, stack renaming, taken
+    /// branches), and
+    /// write them as an arch TOML.
     #[arg(long, value_name = "FILE")]
     pub machine: Option<PathBuf>,
     /// Stop after N variants (a quick look).

@@ -37,6 +37,21 @@ pub struct MachineParams {
     /// Port groups whose blocker ran at 1/|group| and passed the structure check (`ALU1`,
     /// `AGU012`, `FP01`, ...).
     pub port_groups: Vec<String>,
+    /// A NOP takes no dispatch slot (`front_end.nops_take_no_slot`).
+    pub nops_take_no_slot: Option<bool>,
+    /// A fused `dec; jne` runs on an ALU (`fusion.fused_writer_on_alu`).
+    pub fused_writer_on_alu: Option<bool>,
+    /// A vector-to-GPR move holds the ALUs (`scheduler.vector_to_gpr_holds_alus`).
+    pub vector_to_gpr_holds_alus: Option<bool>,
+    /// Two stores to one line commit in one cycle (`memory.store_line_pairs`).
+    pub store_line_pairs: Option<bool>,
+    /// A pushed value popped back is renamed (`memory.stack_renaming`).
+    pub stack_renaming: Option<bool>,
+    /// Taken branches per cycle (`front_end.taken_branches_per_cycle`).
+    pub taken_branches_per_cycle: Option<f64>,
+    /// The readings each decided rule came from, by arch field.
+    #[serde(default)]
+    pub rule_evidence: std::collections::BTreeMap<String, String>,
 }
 
 /// Finds the knee of a time curve: the first `n` from which every time exceeds the plateau
@@ -134,13 +149,52 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
             note("pointer chasing over 256 KiB in random line order"),
         ));
     }
+    // The pipeline rules (src/measure/run/pipeline_rules.rs), by table.
+    let mut tables: Vec<(&str, Vec<String>)> = vec![
+        ("front_end", Vec::new()),
+        ("fusion", Vec::new()),
+        ("scheduler", Vec::new()),
+    ];
+    for (table, field, value) in [
+        ("front_end", "nops_take_no_slot", m.nops_take_no_slot),
+        ("fusion", "fused_writer_on_alu", m.fused_writer_on_alu),
+        (
+            "scheduler",
+            "vector_to_gpr_holds_alus",
+            m.vector_to_gpr_holds_alus,
+        ),
+        ("memory", "store_line_pairs", m.store_line_pairs),
+        ("memory", "stack_renaming", m.stack_renaming),
+    ] {
+        let Some(v) = value else { continue };
+        let line = format!("{field} = {v}");
+        match tables.iter_mut().find(|(t, _)| *t == table) {
+            Some((_, lines)) => lines.push(line),
+            None => mem.push(line),
+        }
+        let path = format!("{table}.{field}");
+        let why = m.rule_evidence.get(&path).cloned().unwrap_or_default();
+        sources.push((format!("\"{path}\""), note(&why)));
+    }
+    if let Some(r) = m.taken_branches_per_cycle {
+        tables[0].1.push(format!("taken_branches_per_cycle = {r}"));
+        let why = m
+            .rule_evidence
+            .get("front_end.taken_branches_per_cycle")
+            .cloned()
+            .unwrap_or_default();
+        sources.push(("\"front_end.taken_branches_per_cycle\"".into(), note(&why)));
+    }
     for t in top {
         s.push_str(&t);
         s.push('\n');
     }
-    if !mem.is_empty() {
-        s.push_str("\n[memory]\n");
-        for t in mem {
+    for (table, lines) in std::iter::once(("memory", mem)).chain(tables) {
+        if lines.is_empty() {
+            continue;
+        }
+        s.push_str(&format!("\n[{table}]\n"));
+        for t in lines {
             s.push_str(&t);
             s.push('\n');
         }
@@ -213,5 +267,36 @@ mod tests {
         assert_eq!(a.rob_size, Some(320));
         assert_eq!(a.memory.l1_latency, Some(4));
         assert!(!a.ports.is_empty(), "ports inherited from the base");
+    }
+
+    #[test]
+    fn measured_rules_are_written_with_their_readings() {
+        let mut m = MachineParams {
+            nops_take_no_slot: Some(true),
+            fused_writer_on_alu: Some(false),
+            vector_to_gpr_holds_alus: Some(true),
+            store_line_pairs: Some(false),
+            stack_renaming: Some(true),
+            taken_branches_per_cycle: Some(0.93),
+            ..MachineParams::default()
+        };
+        m.rule_evidence.insert(
+            "memory.stack_renaming".into(),
+            "push rax; pop rax 1.000".into(),
+        );
+        let t = to_toml("ZEN4", Some("ZEN4"), &m);
+        let a = crate::uarch::from_toml_str(&t).unwrap();
+        assert_eq!(a.front_end.nops_take_no_slot, Some(true));
+        // Measured false overrides the base's true.
+        assert_eq!(a.fusion.fused_writer_on_alu, Some(false));
+        assert_eq!(a.scheduler.vector_to_gpr_holds_alus, Some(true));
+        assert_eq!(a.memory.store_line_pairs, Some(false));
+        assert_eq!(a.memory.stack_renaming, Some(true));
+        assert_eq!(a.front_end.taken_branches_per_cycle, Some(0.93));
+        assert!(a.sources["memory.stack_renaming"].contains("push rax; pop rax 1.000"));
+        // Unmeasured rules are inherited.
+        let plain = to_toml("ZEN4", Some("ZEN4"), &MachineParams::default());
+        let b = crate::uarch::from_toml_str(&plain).unwrap();
+        assert_eq!(b.fusion.fused_writer_on_alu, Some(true));
     }
 }

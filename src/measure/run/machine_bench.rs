@@ -65,6 +65,8 @@ pub(super) fn measure_machine(
     let ns = window_sizes();
     let mut specs = rate_specs(r14, l2_start);
     specs.extend(window_specs(l2_start, &ns));
+    let rules_at = specs.len();
+    specs.extend(super::pipeline_rules::specs());
     let out = e.measure(&specs)?;
     let v = |i: usize| out[i].value();
     let mut m = MachineParams {
@@ -95,6 +97,8 @@ pub(super) fn measure_machine(
     m.int_prf_free = machine::knee(&curve(7 + ns.len()), 0.03);
     m.scheduler_size = machine::knee(&curve(7 + 2 * ns.len()), 0.03);
     m.port_groups = port_groups;
+    let rules: Vec<Option<f64>> = out[rules_at..].iter().map(|o| o.value()).collect();
+    super::pipeline_rules::read(&rules, &mut m);
     Ok(m)
 }
 

@@ -18,6 +18,7 @@ use crate::uopsxml::{ArchRecord, InstrRecord, WriteOptions};
 
 mod batch;
 mod machine_bench;
+mod pipeline_rules;
 mod setup;
 
 use batch::measure_batch;

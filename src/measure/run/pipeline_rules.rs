@@ -1,0 +1,190 @@
+//! Pipeline rules by measurement (issue #16 item 3): the yes/no parameters of the arch
+//! description that `suaca profile` fixtures established by hand on Zen 4
+//! (docs/model.md), each decided here by a pair of microbenchmarks against a threshold
+//! halfway between the two readings:
+//!
+//! | field | kernels (cycles on Zen 4) | yes when |
+//! |---|---|---|
+//! | `front_end.nops_take_no_slot` | `nop; mov; cmp` (0.33) against `mov; cmp` (0.33) | the NOP adds under a sixth of the pair's time |
+//! | `fusion.fused_writer_on_alu` | four `add` chains in the harness's `dec; jne` loop (1.25) | above (4 + 0.5) / ALUs |
+//! | `scheduler.vector_to_gpr_holds_alus` | `movq rcx, xmm0; add r8, 1` (1.61) against `movq` (1.00) | 30% slower |
+//! | `memory.store_line_pairs` | two 8-byte stores to one line (1.00) against two lines (2.00) | 25% faster |
+//! | `memory.stack_renaming` | `push rax; pop rax` (1.00; forwarding takes 6 or more) | under 3 cycles |
+//!
+//! and one rate: `front_end.taken_branches_per_cycle`, from a run of `jmp` to the next
+//! instruction (1.07 cycles per branch on Zen 4: 0.93 a cycle, written to two decimals).
+
+use iced_x86::{Code, Instruction, MemoryOperand, Register};
+
+use super::super::harness::{branch_to_next, Kernel, Spec};
+use super::super::machine::MachineParams;
+use super::machine_bench::{r2, tp_spec};
+
+/// Kernels in the order [`read`] takes their results.
+pub(super) fn specs() -> Vec<Spec> {
+    let load = |r: Register| {
+        Instruction::with2(
+            Code::Mov_r64_rm64,
+            r,
+            MemoryOperand::with_base_displ(Register::R14, 4096),
+        )
+        .expect("load")
+    };
+    let cmp = r2(Code::Cmp_r64_rm64, Register::RDI, Register::R10);
+    let add1 = |r: Register| Instruction::with2(Code::Add_rm64_imm8, r, 1).expect("add");
+    let movq = |r: Register, x: Register| r2(Code::Movq_rm64_xmm, r, x);
+    let store = |disp: i64, r: Register| {
+        Instruction::with2(
+            Code::Mov_rm64_r64,
+            MemoryOperand::with_base_displ(Register::R14, disp),
+            r,
+        )
+        .expect("store")
+    };
+    let push = Instruction::with1(Code::Push_r64, Register::RAX).expect("push");
+    let pop = Instruction::with1(Code::Pop_r64, Register::RAX).expect("pop");
+    let adds: Vec<Instruction> = [Register::R8, Register::R9, Register::R10, Register::R11]
+        .into_iter()
+        .map(add1)
+        .collect();
+    vec![
+        tp_spec(
+            vec![Instruction::with(Code::Nopd), load(Register::RDI), cmp],
+            vec![],
+            vec![],
+        ),
+        tp_spec(vec![load(Register::RDI), cmp], vec![], vec![]),
+        Spec::Loop {
+            kernel: Kernel {
+                body: adds,
+                ..Kernel::default()
+            },
+            copies: 1,
+        },
+        tp_spec(
+            vec![movq(Register::RCX, Register::XMM0), add1(Register::R8)],
+            vec![],
+            vec![],
+        ),
+        tp_spec(vec![movq(Register::RCX, Register::XMM0)], vec![], vec![]),
+        tp_spec(
+            vec![store(4096, Register::RAX), store(4104, Register::RCX)],
+            vec![],
+            vec![],
+        ),
+        tp_spec(
+            vec![store(4096, Register::RAX), store(4224, Register::RCX)],
+            vec![],
+            vec![],
+        ),
+        tp_spec(vec![push, pop], vec![], vec![]),
+        tp_spec(
+            vec![branch_to_next(Code::Jmp_rel32_64).expect("jmp")],
+            vec![],
+            vec![],
+        ),
+    ]
+}
+
+/// The rules from the kernels' cycles (`v[i]` for `specs()[i]`), the ALUs per cycle and the
+/// dispatch width measured before; each decided rule's readings go to `m.rule_evidence`.
+pub(super) fn read(v: &[Option<f64>], m: &mut MachineParams) {
+    let get = |i: usize| v.get(i).copied().flatten();
+    let mut note = |field: &str, text: String| {
+        m.rule_evidence.insert(field.to_string(), text);
+    };
+    if let (Some(with), Some(without), Some(width)) = (get(0), get(1), m.dispatch_width) {
+        let slot = 1.0 / f64::from(width.max(1));
+        m.nops_take_no_slot = Some(with - without < slot / 2.0);
+        note(
+            "front_end.nops_take_no_slot",
+            format!("nop; mov; cmp {with:.3} against mov; cmp {without:.3} cycles per copy (a slot: {slot:.3})"),
+        );
+    }
+    if let (Some(t), Some(alus)) = (get(2), m.alu_per_cycle) {
+        let alus = f64::from(alus.max(1));
+        m.fused_writer_on_alu = Some(t > 4.5 / alus);
+        note(
+            "fusion.fused_writer_on_alu",
+            format!("four add chains in a dec; jne loop {t:.3} cycles per iteration ({alus} ALUs: 4 / ALUs with the branch apart, 5 / ALUs with it on an ALU)"),
+        );
+    }
+    if let (Some(with), Some(alone)) = (get(3), get(4)) {
+        m.vector_to_gpr_holds_alus = Some(with > 1.3 * alone);
+        note(
+            "scheduler.vector_to_gpr_holds_alus",
+            format!(
+                "movq rcx, xmm0; add r8, 1 {with:.3} against movq alone {alone:.3} cycles per copy"
+            ),
+        );
+    }
+    if let (Some(one), Some(two)) = (get(5), get(6)) {
+        m.store_line_pairs = Some(one < 0.75 * two);
+        note(
+            "memory.store_line_pairs",
+            format!("two 8-byte stores to one 64-byte line {one:.3} against two lines {two:.3} cycles per pair"),
+        );
+    }
+    if let Some(t) = get(7) {
+        m.stack_renaming = Some(t < 3.0);
+        note(
+            "memory.stack_renaming",
+            format!("push rax; pop rax {t:.3} cycles per pair (store forwarding takes 6 or more)"),
+        );
+    }
+    if let Some(t) = get(8).filter(|t| *t > 0.0) {
+        m.taken_branches_per_cycle = Some((100.0 / t).round() / 100.0);
+        note(
+            "front_end.taken_branches_per_cycle",
+            format!("jmp to the next instruction, {t:.3} cycles per branch"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> MachineParams {
+        MachineParams {
+            dispatch_width: Some(6),
+            alu_per_cycle: Some(4),
+            ..MachineParams::default()
+        }
+    }
+
+    #[test]
+    fn zen4_readings_give_its_rules() {
+        // The readings of testdata/asm fixtures on Zen 4 (docs/model.md).
+        let mut m = params();
+        let v = [0.334, 0.334, 1.25, 1.61, 1.0, 1.0, 2.0, 1.0, 1.07].map(Some);
+        read(&v, &mut m);
+        assert_eq!(m.nops_take_no_slot, Some(true));
+        assert_eq!(m.fused_writer_on_alu, Some(true));
+        assert_eq!(m.vector_to_gpr_holds_alus, Some(true));
+        assert_eq!(m.store_line_pairs, Some(true));
+        assert_eq!(m.stack_renaming, Some(true));
+        assert_eq!(m.taken_branches_per_cycle, Some(0.93));
+        assert_eq!(m.rule_evidence.len(), 6);
+    }
+
+    #[test]
+    fn other_readings_give_the_other_answers_and_gaps_stay_open() {
+        // A NOP that takes a slot (0.5 against 0.33), the branch apart, no transfer stall,
+        // one store a cycle, store forwarding.
+        let mut m = params();
+        let v = [0.5, 0.334, 1.0, 1.0, 1.0, 2.0, 2.0, 6.0, 2.0].map(Some);
+        read(&v, &mut m);
+        assert_eq!(m.nops_take_no_slot, Some(false));
+        assert_eq!(m.fused_writer_on_alu, Some(false));
+        assert_eq!(m.vector_to_gpr_holds_alus, Some(false));
+        assert_eq!(m.store_line_pairs, Some(false));
+        assert_eq!(m.stack_renaming, Some(false));
+        // A kernel that did not run decides nothing.
+        let mut m = params();
+        read(&[None; 9], &mut m);
+        assert_eq!(m.stack_renaming, None);
+        assert!(m.rule_evidence.is_empty());
+        assert_eq!(specs().len(), 9);
+    }
+}
