@@ -274,7 +274,7 @@ pub fn build(
                     continue;
                 };
                 if details::stack_engine_drops(cx, producer, edge.loc)
-                    || instr(line).is_some_and(|c| details::sbb_drops(cx.arch, c, edge.loc))
+                    || instr(line).is_some_and(|c| details::renamer_drops(cx.arch, c, edge.loc))
                 {
                     continue;
                 }

@@ -20,7 +20,7 @@ use super::BoundOptions;
 use super::{BoundKind, BoundRow, Chain, RowState};
 use crate::analysis::details::elimination::eliminated;
 use crate::analysis::details::is_stack_op;
-use crate::analysis::details::{pointer_chase, sbb_drops, stack_sync};
+use crate::analysis::details::{pointer_chase, renamer_drops, stack_sync};
 use crate::analysis::program::{edge_offset, plain_edge_offset};
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
@@ -380,8 +380,11 @@ pub(super) fn row(
         if stack {
             continue; // the stack engine resolves rsp in the front end
         }
-        if instrs.get(to).is_some_and(|c| sbb_drops(arch, c, e.loc)) {
-            continue; // AMD: sbb r, r depends on CF alone
+        if instrs
+            .get(to)
+            .is_some_and(|c| renamer_drops(arch, c, e.loc))
+        {
+            continue; // AMD: sbb r, r depends on CF alone; Zen 4's CL shifts not on the flags
         }
         let eliminated = opts.move_elim && instrs.get(from).is_some_and(|i| eliminated(i, arch));
         let weight = if eliminated {

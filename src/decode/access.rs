@@ -246,7 +246,7 @@ impl Out {
 }
 
 /// Shifts and rotates whose count is in CL.
-fn shifts_by_cl(instr: &Instruction) -> bool {
+pub(crate) fn shifts_by_cl(instr: &Instruction) -> bool {
     use Mnemonic::*;
     matches!(
         instr.mnemonic(),

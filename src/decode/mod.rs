@@ -13,6 +13,7 @@
 //! they end in a [`DecodeError`].
 
 mod access;
+pub(crate) use access::shifts_by_cl;
 mod error;
 mod format;
 pub(crate) mod idioms;

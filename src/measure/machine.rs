@@ -47,6 +47,8 @@ pub struct MachineParams {
     pub store_line_pairs: Option<bool>,
     /// A pushed value popped back is renamed (`memory.stack_renaming`).
     pub stack_renaming: Option<bool>,
+    /// A shift by CL waits for the flags (`scheduler.cl_shifts_read_flags`).
+    pub cl_shifts_read_flags: Option<bool>,
     /// Taken branches per cycle (`front_end.taken_branches_per_cycle`).
     pub taken_branches_per_cycle: Option<f64>,
     /// The readings each decided rule came from, by arch field.
@@ -163,6 +165,7 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
             "vector_to_gpr_holds_alus",
             m.vector_to_gpr_holds_alus,
         ),
+        ("scheduler", "cl_shifts_read_flags", m.cl_shifts_read_flags),
         ("memory", "store_line_pairs", m.store_line_pairs),
         ("memory", "stack_renaming", m.stack_renaming),
     ] {
@@ -278,6 +281,7 @@ mod tests {
             store_line_pairs: Some(false),
             stack_renaming: Some(true),
             taken_branches_per_cycle: Some(0.93),
+            cl_shifts_read_flags: Some(false),
             ..MachineParams::default()
         };
         m.rule_evidence.insert(
@@ -293,6 +297,7 @@ mod tests {
         assert_eq!(a.memory.store_line_pairs, Some(false));
         assert_eq!(a.memory.stack_renaming, Some(true));
         assert_eq!(a.front_end.taken_branches_per_cycle, Some(0.93));
+        assert_eq!(a.scheduler.cl_shifts_read_flags, Some(false));
         assert!(a.sources["memory.stack_renaming"].contains("push rax; pop rax 1.000"));
         // Unmeasured rules are inherited.
         let plain = to_toml("ZEN4", Some("ZEN4"), &MachineParams::default());

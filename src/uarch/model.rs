@@ -278,6 +278,9 @@ pub struct Scheduler {
     /// Whether an instruction that moves a value from the vector unit into a general-purpose
     /// register (`movd r32, xmm`, `pextrd`, `cvttsd2si`) holds every integer ALU for a cycle.
     pub vector_to_gpr_holds_alus: Option<bool>,
+    /// Whether a shift or rotate by CL waits for the flags it leaves alone when the count is
+    /// 0 (absent: yes, Intel's flag merge; Zen 4: no, measured).
+    pub cl_shifts_read_flags: Option<bool>,
 }
 
 /// When a micro-fused load+op µop with an indexed address is un-laminated at issue.

@@ -230,6 +230,36 @@ pub fn sbb_drops(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
             if r.full_register() == consumer.iced.op0_register().full_register())
 }
 
+/// Whether a shift or rotate by CL (`consumer`) does not wait for the flag `loc` on `arch`
+/// (`scheduler.cl_shifts_read_flags = false`): the flags it leaves alone when the count is
+/// 0 are no input there, unlike Intel's flag merge; a flag it reads anyway (`rcl`'s CF)
+/// stays. Zen 4 (testdata/asm/cl_shifts.s): `shl r9, cl; shl r10, cl` unrolled 1.00 cycle per
+/// copy, 2.00 through the flags.
+pub fn cl_shift_flags_drop(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
+    use iced_x86::RflagsBits;
+    let Loc::Flag(f) = loc else {
+        return false;
+    };
+    let bit = match f {
+        crate::ir::Flag::CF => RflagsBits::CF,
+        crate::ir::Flag::PF => RflagsBits::PF,
+        crate::ir::Flag::AF => RflagsBits::AF,
+        crate::ir::Flag::ZF => RflagsBits::ZF,
+        crate::ir::Flag::SF => RflagsBits::SF,
+        crate::ir::Flag::OF => RflagsBits::OF,
+        crate::ir::Flag::DF => RflagsBits::DF,
+    };
+    arch.scheduler.cl_shifts_read_flags == Some(false)
+        && crate::decode::shifts_by_cl(&consumer.iced)
+        && consumer.iced.rflags_read() & bit == 0
+}
+
+/// Whether the renamer of `arch` drops `consumer`'s dependency through `loc` ([`sbb_drops`],
+/// [`cl_shift_flags_drop`]).
+pub fn renamer_drops(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
+    sbb_drops(arch, consumer, loc) || cl_shift_flags_drop(arch, consumer, loc)
+}
+
 /// Whether the dependency of a consumer on `producer` through `loc` disappears with the
 /// stack engine: an rsp update of push/pop/call/ret is known in the front end.
 pub fn stack_engine_drops(cx: &Context, producer: usize, loc: Loc) -> bool {
@@ -256,5 +286,32 @@ mod tests {
         // sbb ebp, eax reads both on any vendor.
         let i = decode_bytes(&parse_hex("19c5").unwrap(), 0).unwrap();
         assert!(!sbb_drops(&amd, &i[0], rbp));
+    }
+
+    /// `shl r9, cl` waits for the flags on Intel, not on Zen 4; `rcl r9, cl` keeps CF there.
+    #[test]
+    fn cl_shifts_skip_the_flags_on_zen4_only() {
+        use crate::ir::Flag;
+        let zen4 = crate::uarch::load("ZEN4").unwrap();
+        let intel = crate::uarch::load("SKL").unwrap();
+        let shl = decode_bytes(&parse_hex("49d3e1").unwrap(), 0).unwrap();
+        assert!(cl_shift_flags_drop(&zen4, &shl[0], Loc::Flag(Flag::ZF)));
+        assert!(renamer_drops(&zen4, &shl[0], Loc::Flag(Flag::CF)));
+        assert!(!cl_shift_flags_drop(&intel, &shl[0], Loc::Flag(Flag::ZF)));
+        // Not a flag, not a CL shift, a flag read anyway.
+        assert!(!cl_shift_flags_drop(
+            &zen4,
+            &shl[0],
+            Loc::Reg(iced_x86::Register::R9)
+        ));
+        let shl_imm = decode_bytes(&parse_hex("49c1e102").unwrap(), 0).unwrap();
+        assert!(!cl_shift_flags_drop(
+            &zen4,
+            &shl_imm[0],
+            Loc::Flag(Flag::ZF)
+        ));
+        let rcl = decode_bytes(&parse_hex("49d3d1").unwrap(), 0).unwrap();
+        assert!(!cl_shift_flags_drop(&zen4, &rcl[0], Loc::Flag(Flag::CF)));
+        assert!(cl_shift_flags_drop(&zen4, &rcl[0], Loc::Flag(Flag::OF)));
     }
 }

@@ -10,6 +10,7 @@
 //! | `scheduler.vector_to_gpr_holds_alus` | `movq rcx, xmm0; add r8, 1` (1.61) against `movq` (1.00) | 30% slower |
 //! | `memory.store_line_pairs` | two 8-byte stores to one line (1.00) against two lines (2.00) | 25% faster |
 //! | `memory.stack_renaming` | `push rax; pop rax` (1.00; forwarding takes 6 or more) | under 3 cycles |
+//! | `scheduler.cl_shifts_read_flags` | `shl r9, cl; shl r10, cl` (1.00; through the flags 2.00) | 1.5 cycles or more |
 //!
 //! and one rate: `front_end.taken_branches_per_cycle`, from a run of `jmp` to the next
 //! instruction (1.07 cycles per branch on Zen 4: 0.93 a cycle, written to two decimals).
@@ -83,6 +84,14 @@ pub(super) fn specs() -> Vec<Spec> {
             vec![],
             vec![],
         ),
+        tp_spec(
+            vec![
+                r2(Code::Shl_rm64_CL, Register::R9, Register::CL),
+                r2(Code::Shl_rm64_CL, Register::R10, Register::CL),
+            ],
+            vec![],
+            vec![(Register::RCX, 3)],
+        ),
     ]
 }
 
@@ -132,6 +141,13 @@ pub(super) fn read(v: &[Option<f64>], m: &mut MachineParams) {
             format!("push rax; pop rax {t:.3} cycles per pair (store forwarding takes 6 or more)"),
         );
     }
+    if let Some(t) = get(9) {
+        m.cl_shifts_read_flags = Some(t >= 1.5);
+        note(
+            "scheduler.cl_shifts_read_flags",
+            format!("shl r9, cl; shl r10, cl {t:.3} cycles per copy (2 through the flags)"),
+        );
+    }
     if let Some(t) = get(8).filter(|t| *t > 0.0) {
         m.taken_branches_per_cycle = Some((100.0 / t).round() / 100.0);
         note(
@@ -157,7 +173,7 @@ mod tests {
     fn zen4_readings_give_its_rules() {
         // The readings of testdata/asm fixtures on Zen 4 (docs/model.md).
         let mut m = params();
-        let v = [0.334, 0.334, 1.25, 1.61, 1.0, 1.0, 2.0, 1.0, 1.07].map(Some);
+        let v = [0.334, 0.334, 1.25, 1.61, 1.0, 1.0, 2.0, 1.0, 1.07, 1.0].map(Some);
         read(&v, &mut m);
         assert_eq!(m.nops_take_no_slot, Some(true));
         assert_eq!(m.fused_writer_on_alu, Some(true));
@@ -165,7 +181,8 @@ mod tests {
         assert_eq!(m.store_line_pairs, Some(true));
         assert_eq!(m.stack_renaming, Some(true));
         assert_eq!(m.taken_branches_per_cycle, Some(0.93));
-        assert_eq!(m.rule_evidence.len(), 6);
+        assert_eq!(m.cl_shifts_read_flags, Some(false));
+        assert_eq!(m.rule_evidence.len(), 7);
     }
 
     #[test]
@@ -173,18 +190,19 @@ mod tests {
         // A NOP that takes a slot (0.5 against 0.33), the branch apart, no transfer stall,
         // one store a cycle, store forwarding.
         let mut m = params();
-        let v = [0.5, 0.334, 1.0, 1.0, 1.0, 2.0, 2.0, 6.0, 2.0].map(Some);
+        let v = [0.5, 0.334, 1.0, 1.0, 1.0, 2.0, 2.0, 6.0, 2.0, 2.0].map(Some);
         read(&v, &mut m);
         assert_eq!(m.nops_take_no_slot, Some(false));
         assert_eq!(m.fused_writer_on_alu, Some(false));
         assert_eq!(m.vector_to_gpr_holds_alus, Some(false));
         assert_eq!(m.store_line_pairs, Some(false));
         assert_eq!(m.stack_renaming, Some(false));
+        assert_eq!(m.cl_shifts_read_flags, Some(true));
         // A kernel that did not run decides nothing.
         let mut m = params();
-        read(&[None; 9], &mut m);
+        read(&[None; 10], &mut m);
         assert_eq!(m.stack_renaming, None);
         assert!(m.rule_evidence.is_empty());
-        assert_eq!(specs().len(), 9);
+        assert_eq!(specs().len(), 10);
     }
 }
