@@ -348,7 +348,16 @@ fn timing(
         && cx.instrs[sl].iced.mnemonic() == iced_x86::Mnemonic::Push;
     // The stack engine moves rsp between them, so a push and its pop name the slot with
     // different displacements: the proven same address stands in for the same registers.
-    let paired = e.same_registers || (stack && e.proven && e.delta == 0);
+    // A store and a load through rsp alone (no index) that the address analysis proves to
+    // be one slot, with rsp moved between them by any means (`sub rsp, 8`, `lea`): renamed
+    // too. Zen 4 (testdata/asm/stack_slots.s): `mov rax, [rsp+16]; mov [rsp+8], rax; sub rsp,
+    // 8` chains at 1.00 cycle per copy; through rbp, forwarding, 5.85.
+    let rsp_slot = cx.arch.memory.stack_renaming == Some(true)
+        && w.base == Some(Register::RSP)
+        && m.base == Some(Register::RSP)
+        && w.index.is_none()
+        && m.index.is_none();
+    let paired = e.same_registers || ((stack || rsp_slot) && e.proven && e.delta == 0);
     let renamed = paired && !e.partial && renamed(store, w, &cx.instrs[ll], m, stack);
     let ready = match cx.arch.memory.store_forward_latency {
         // A store the data shows renamed whose address registers changed before the load,
