@@ -103,11 +103,12 @@ fn full_model_accuracy_on_bhive_dev() {
 }
 
 /// The ZEN4 block set (our measurements of BHive blocks on this project's Zen 4 host) against
-/// the embedded ZEN4 data: MAPE at most 7.5% and Kendall's tau at least 0.91 (measured when
+/// the embedded ZEN4 data: MAPE at most 7% and Kendall's tau at least 0.915 (measured when
 /// written: 10.8% / 0.892 on 1,924 blocks; llvm-mca-19: 67.0% / 0.786; 8.3% / 0.911 on 1,930
 /// with store commit by cache line; 7.8% / 0.913 with NOPs taking no slot; 7.2% / 0.914 with
 /// pushed values renamed; 7.0% / 0.916 with exact read-modify-write chains; 6.6% / 0.917
-/// with partial loads merging in a cycle; 6.4% / 0.918 with 8-byte stores from xmm pairing).
+/// with partial loads merging in a cycle; 6.4% / 0.918 with 8-byte stores from xmm pairing;
+/// 6.3% / 0.919 with CL shifts off the flags and stack slots renamed through rsp).
 #[test]
 fn zen4_block_set_accuracy() {
     let Some((xml, _)) = common::bhive_dev() else {
@@ -135,8 +136,8 @@ fn zen4_block_set_accuracy() {
     })
     .expect("benchmark runs");
     let m = o.metrics(bench::Tool::Suaca, |b| b.arch == "ZEN4");
-    assert!(m.mape <= 0.075, "ZEN4: MAPE {}", m.mape);
-    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.91, "ZEN4: {m:?}");
+    assert!(m.mape <= 0.07, "ZEN4: MAPE {}", m.mape);
+    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.915, "ZEN4: {m:?}");
 }
 
 /// The committed ZEN4 block set holds our measurements only: keys, no block bytes, and
