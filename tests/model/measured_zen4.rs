@@ -246,6 +246,24 @@ fn load_op_loads_stay_off_the_register_chain() {
     assert!((tp - 9.0).abs() < 0.1, "{tp}");
 }
 
+/// Each region's throughput `tps[k]` is `want[k]` within `tol`, and there are as many.
+fn assert_regions(tps: &[f64], want: &[f64], tol: f64) {
+    assert_eq!(tps.len(), want.len(), "{tps:?}");
+    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
+        assert!(
+            (got - want).abs() < tol,
+            "region {k}: {got} against {want}: {tps:?}"
+        );
+    }
+}
+
+/// The "Bottleneck analysis" line of each region of a report.
+fn bound_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| l.starts_with("Bottleneck analysis"))
+        .collect()
+}
+
 /// Block throughputs of every region of the assembly fixture `name` (ZEN4, embedded data),
 /// and the text; `None` (with a note) where GNU as, which reads assembly text, is missing.
 fn region_throughputs(name: &str) -> Option<(Vec<f64>, String)> {
@@ -361,19 +379,10 @@ fn fused_register_writers_take_an_alu() {
         return;
     };
     let want = [1.0, 1.25, 1.5, 2.0, 1.0, 1.25, 1.0];
-    assert_eq!(tps.len(), want.len(), "{tps:?}");
-    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
-        assert!(
-            (got - want).abs() < 0.015,
-            "region {k}: {got} against {want}: {tps:?}"
-        );
-    }
+    assert_regions(&tps, &want, 0.015);
     // The port-pressure bound counts the fused pairs the same way.
     let (_, text) = region_throughputs("branch_alu.s").expect("ran once");
-    let bounds: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("Bottleneck analysis"))
-        .collect();
+    let bounds = bound_lines(&text);
     assert_eq!(bounds.len(), want.len(), "{text}");
     assert!(bounds[1].contains("at least 1.25 cycles"), "{}", bounds[1]);
     assert!(bounds[4].contains("at least 1 cycles"), "{}", bounds[4]);
@@ -392,13 +401,7 @@ fn vector_to_gpr_moves_hold_the_alus() {
         return;
     };
     let want = [1.25, 1.5, 2.25, 1.25, 1.5, 1.5, 1.0, 1.25, 2.25];
-    assert_eq!(tps.len(), want.len(), "{tps:?}");
-    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
-        assert!(
-            (got - want).abs() < 0.03,
-            "region {k}: {got} against {want}: {tps:?}"
-        );
-    }
+    assert_regions(&tps, &want, 0.03);
     let off = long_run("vector_to_gpr.s", &["--no-transfer-alus"]).expect("ran once");
     assert!(
         (off[0] - 1.0).abs() < 0.03 && (off[6] - 0.5).abs() < 0.03,
@@ -406,10 +409,7 @@ fn vector_to_gpr_moves_hold_the_alus() {
     );
     // The port-pressure bound holds the ALUs the same way.
     let (_, text) = region_throughputs("vector_to_gpr.s").expect("ran once");
-    let bounds: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("Bottleneck analysis"))
-        .collect();
+    let bounds = bound_lines(&text);
     assert!(bounds[2].contains("at least 2.25 cycles"), "{}", bounds[2]);
 }
 
@@ -424,13 +424,7 @@ fn lane_selects_run_on_the_shuffle_pipes() {
         return;
     };
     let want = [6.0, 6.0, 9.0, 3.0];
-    assert_eq!(tps.len(), want.len(), "{tps:?}");
-    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
-        assert!(
-            (got - want).abs() < 0.03,
-            "region {k}: {got} against {want}: {tps:?}"
-        );
-    }
+    assert_regions(&tps, &want, 0.03);
 }
 
 /// Shifts by CL do not wait for the flags on Zen 4 (testdata/asm/cl_shifts.s, measured with
@@ -443,13 +437,7 @@ fn cl_shifts_do_not_wait_for_the_flags() {
         return;
     };
     let want = [1.0, 1.5, 1.5, 1.0];
-    assert_eq!(tps.len(), want.len(), "{tps:?}");
-    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
-        assert!(
-            (got - want).abs() < 0.03,
-            "region {k}: {got} against {want}: {tps:?}"
-        );
-    }
+    assert_regions(&tps, &want, 0.03);
 }
 
 /// A stack slot written and read back through rsp is renamed on Zen 4 even when rsp moved

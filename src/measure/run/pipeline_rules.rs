@@ -3,14 +3,18 @@
 //! (docs/model.md), each decided here by a pair of microbenchmarks against a threshold
 //! halfway between the two readings:
 //!
-//! | field | kernels (cycles on Zen 4) | yes when |
-//! |---|---|---|
-//! | `front_end.nops_take_no_slot` | `nop; mov; cmp` (0.33) against `mov; cmp` (0.33) | the NOP adds under a sixth of the pair's time |
-//! | `fusion.fused_writer_on_alu` | four `add` chains in the harness's `dec; jne` loop (1.25) | above (4 + 0.5) / ALUs |
-//! | `scheduler.vector_to_gpr_holds_alus` | `movq rcx, xmm0; add r8, 1` (1.61) against `movq` (1.00) | 30% slower |
-//! | `memory.store_line_pairs` | two 8-byte stores to one line (1.00) against two lines (2.00) | 25% faster |
-//! | `memory.stack_renaming` | `push rax; pop rax` (1.00; forwarding takes 6 or more) | under 3 cycles |
-//! | `scheduler.cl_shifts_read_flags` | `shl r9, cl; shl r10, cl` (1.00; through the flags 2.00) | 1.5 cycles or more |
+//! - `front_end.nops_take_no_slot`: `nop; mov; cmp` (0.33 on Zen 4) against `mov; cmp`
+//!   (0.33); yes when the NOP adds under half a dispatch slot.
+//! - `fusion.fused_writer_on_alu`: four `add` chains in the harness's `dec; jne` loop (1.25);
+//!   yes above (4 + 0.5) / ALUs.
+//! - `scheduler.vector_to_gpr_holds_alus`: `movq rcx, xmm0; add r8, 1` (1.61) against `movq`
+//!   alone (1.00); yes when 30% slower.
+//! - `memory.store_line_pairs`: two 8-byte stores to one line (1.00) against two lines
+//!   (2.00); yes when 25% faster.
+//! - `memory.stack_renaming`: `push rax; pop rax` (1.00; forwarding takes 6 or more); yes
+//!   under 3 cycles.
+//! - `scheduler.cl_shifts_read_flags`: `shl r9, cl; shl r10, cl` (1.00; through the flags
+//!   2.00); yes at 1.5 cycles or more.
 //!
 //! and one rate: `front_end.taken_branches_per_cycle`, from a run of `jmp` to the next
 //! instruction (1.07 cycles per branch on Zen 4: 0.93 a cycle, written to two decimals).
