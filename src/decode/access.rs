@@ -245,8 +245,18 @@ impl Out {
     }
 }
 
+/// Whether `flag` is an input of `instr` only because a shift or rotate by CL leaves the
+/// flags alone with a count of 0 (not a flag it reads anyway, as `rcl` reads CF).
+pub(crate) fn flag_kept_by_cl_shift(instr: &Instruction, flag: Flag) -> bool {
+    shifts_by_cl(instr)
+        && FLAG_BITS
+            .iter()
+            .find(|(_, f)| *f == flag)
+            .is_some_and(|(bit, _)| instr.rflags_read() & bit == 0)
+}
+
 /// Shifts and rotates whose count is in CL.
-pub(crate) fn shifts_by_cl(instr: &Instruction) -> bool {
+fn shifts_by_cl(instr: &Instruction) -> bool {
     use Mnemonic::*;
     matches!(
         instr.mnemonic(),

@@ -13,7 +13,7 @@
 //! they end in a [`DecodeError`].
 
 mod access;
-pub(crate) use access::shifts_by_cl;
+pub(crate) use access::flag_kept_by_cl_shift;
 mod error;
 mod format;
 pub(crate) mod idioms;

@@ -180,7 +180,9 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
         sources.push((format!("\"{path}\""), note(&why)));
     }
     if let Some(r) = m.taken_branches_per_cycle {
-        tables[0].1.push(format!("taken_branches_per_cycle = {r}"));
+        if let Some((_, lines)) = tables.iter_mut().find(|(t, _)| *t == "front_end") {
+            lines.push(format!("taken_branches_per_cycle = {r}"));
+        }
         let why = m
             .rule_evidence
             .get("front_end.taken_branches_per_cycle")

@@ -236,22 +236,11 @@ pub fn sbb_drops(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
 /// stays. Zen 4 (testdata/asm/cl_shifts.s): `shl r9, cl; shl r10, cl` unrolled 1.00 cycle per
 /// copy, 2.00 through the flags.
 pub fn cl_shift_flags_drop(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
-    use iced_x86::RflagsBits;
     let Loc::Flag(f) = loc else {
         return false;
     };
-    let bit = match f {
-        crate::ir::Flag::CF => RflagsBits::CF,
-        crate::ir::Flag::PF => RflagsBits::PF,
-        crate::ir::Flag::AF => RflagsBits::AF,
-        crate::ir::Flag::ZF => RflagsBits::ZF,
-        crate::ir::Flag::SF => RflagsBits::SF,
-        crate::ir::Flag::OF => RflagsBits::OF,
-        crate::ir::Flag::DF => RflagsBits::DF,
-    };
     arch.scheduler.cl_shifts_read_flags == Some(false)
-        && crate::decode::shifts_by_cl(&consumer.iced)
-        && consumer.iced.rflags_read() & bit == 0
+        && crate::decode::flag_kept_by_cl_shift(&consumer.iced, f)
 }
 
 /// Whether the renamer of `arch` drops `consumer`'s dependency through `loc` ([`sbb_drops`],

@@ -490,17 +490,6 @@ mod tests {
     }
 
     #[test]
-    fn lane_selects_take_the_upper_lane_and_others_two() {
-        let c = catalog();
-        let imm = |s: &str| regs::imm_value(find(&c, s));
-        assert_eq!(imm("VEXTRACTI64X4 (YMM, ZMM, I8)"), 1);
-        assert_eq!(imm("VEXTRACTF128 (XMM, YMM, I8)"), 1);
-        assert_eq!(imm("VINSERTI128 (YMM, YMM, XMM, I8)"), 1);
-        assert_eq!(imm("PSHUFD (XMM, XMM, I8)"), 2);
-        assert_eq!(imm("EXTRACTPS (R32, XMM, I8)"), 2);
-    }
-
-    #[test]
     fn add_plan_has_independent_instances_and_chains() {
         let c = catalog();
         let v = find(&c, "ADD_01 (R64, R64)");

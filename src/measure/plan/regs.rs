@@ -235,7 +235,7 @@ pub(super) fn build(v: &Variant, a: &Assign, base: Register) -> Result<Instructi
 /// a cycle on any vector pipe. Compilers emit these with 1, the upper lane, which crosses
 /// lanes on the shuffle pipes (one a cycle for `vextracti64x4 ymm, zmm, 1`, measured with
 /// `suaca profile`, testdata/asm/lane_select.s).
-pub(super) fn imm_value(v: &Variant) -> u64 {
+fn imm_value(v: &Variant) -> u64 {
     if selects_lane(v.code.mnemonic()) {
         1
     } else {
@@ -329,5 +329,26 @@ pub(super) fn mem_slot_of(v: &Variant, o: &Operand) -> Option<usize> {
     match &o.what {
         OpRef::Explicit(i) if matches!(v.slots[*i as usize], Slot::Mem { .. }) => Some(*i as usize),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::imm_value;
+    use crate::measure::catalog::{build, CatalogOptions, HostFeatures};
+
+    #[test]
+    fn lane_selects_take_the_upper_lane_and_others_two() {
+        let c = build(
+            &HostFeatures::from_cpuid(&|_, _| [0xFFFF_FFFF; 4]),
+            None,
+            &CatalogOptions::default(),
+        );
+        let imm = |s: &str| imm_value(c.variants.iter().find(|v| v.record.string == s).unwrap());
+        assert_eq!(imm("VEXTRACTI64X4 (YMM, ZMM, I8)"), 1);
+        assert_eq!(imm("VEXTRACTF128 (XMM, YMM, I8)"), 1);
+        assert_eq!(imm("VINSERTI128 (YMM, YMM, XMM, I8)"), 1);
+        assert_eq!(imm("PSHUFD (XMM, XMM, I8)"), 2);
+        assert_eq!(imm("EXTRACTPS (R32, XMM, I8)"), 2);
     }
 }
