@@ -42,7 +42,9 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.issue_ports = true;
     out.push(("+ port assignment at issue (SKL)", m));
     m.transfer_alus = true;
-    out.push(("+ vector-to-GPR moves hold the ALUs (ZEN4) = full", m));
+    out.push(("+ vector-to-GPR moves hold the ALUs (ZEN4)", m));
+    m.whole_dispatch = true;
+    out.push(("+ whole-instruction dispatch (ZEN4) = full", m));
     debug_assert_eq!(m, ModelOptions::FULL);
     out
 }

@@ -134,17 +134,7 @@ impl AnalysisOptions {
 
     /// The speed-limit options that follow the model's switches.
     pub fn bound_options(&self) -> BoundOptions {
-        BoundOptions {
-            macro_fusion: self.model.macro_fusion,
-            stack_engine: self.model.stack_engine,
-            move_elim: self.model.move_elim,
-            pointer_chasing: self.model.pointer_chasing,
-            stack_sync: self.model.stack_engine && self.model.stack_sync,
-            store_commit: self.model.data_paths && self.model.store_commit,
-            free_nops: self.model.free_nops,
-            transfer_alus: self.model.transfer_alus,
-            ..BoundOptions::default()
-        }
+        BoundOptions::of(&self.model)
     }
 
     /// The run whose per-line statistics the table shows.

@@ -418,6 +418,8 @@ pub fn build(
     SimProgram {
         frontend: None,
         ports: details::issue_ports::assignment(cx),
+        whole_dispatch: cx.model.whole_dispatch
+            && cx.arch.scheduler.whole_instruction_dispatch == Some(true),
         instrs,
     }
 }

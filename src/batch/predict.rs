@@ -141,17 +141,7 @@ pub fn predict_instrs(
         &descs,
         &deps,
         &model.machine.arch,
-        &BoundOptions {
-            macro_fusion: opts.model.macro_fusion,
-            stack_engine: opts.model.stack_engine,
-            move_elim: opts.model.move_elim,
-            pointer_chasing: opts.model.pointer_chasing,
-            stack_sync: opts.model.stack_engine && opts.model.stack_sync,
-            store_commit: opts.model.data_paths && opts.model.store_commit,
-            free_nops: opts.model.free_nops,
-            transfer_alus: opts.model.transfer_alus,
-            ..BoundOptions::default()
-        },
+        &BoundOptions::of(&opts.model),
     );
     let cx = Context {
         instrs,

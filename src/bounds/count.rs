@@ -59,12 +59,17 @@ impl Counts {
                         estimated.push(i);
                     }
                     let fused = d.fused_uops.unwrap_or(d.uops);
-                    // A NOP the arch does not dispatch takes no slot (like the simulation).
-                    let free = opts.free_nops
-                        && instrs.get(i).is_some_and(|ins| {
-                            crate::analysis::details::fusion::free_nop(ins, arch)
-                        });
-                    slots.push(Some(if free { 0 } else { fused }));
+                    // The simulation's slots: free NOPs, un-lamination, --no-micro-fusion.
+                    let own = instrs.get(i).map_or(fused, |ins| {
+                        crate::analysis::details::fusion::slots_of(
+                            ins,
+                            d,
+                            arch,
+                            opts.micro_fusion,
+                            opts.free_nops,
+                        )
+                    });
+                    slots.push(Some(own));
                     unfused.push(Some(d.uops));
                     ms.push(Some(d.uops_ms.unwrap_or(0)));
                     mite.push(Some(d.uops_mite.unwrap_or(fused)));

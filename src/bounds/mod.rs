@@ -210,6 +210,9 @@ impl Bounds {
 pub struct BoundOptions {
     /// Count macro-fused flag-writer + Jcc pairs once (`--no-macro-fusion` turns it off).
     pub macro_fusion: bool,
+    /// Count slots as the simulation does with micro-fusion (`--no-micro-fusion`: one per
+    /// unfused µop).
+    pub micro_fusion: bool,
     /// Add the expected cost of cache-line splits for unknown alignment ((N−1)/line per
     /// N-byte access, SL §3.3) instead of assuming aligned accesses.
     pub expected_line_splits: bool,
@@ -232,10 +235,29 @@ pub struct BoundOptions {
     pub transfer_alus: bool,
 }
 
+impl BoundOptions {
+    /// The options that follow the model's switches, as the simulation uses them.
+    pub fn of(model: &crate::analysis::details::ModelOptions) -> Self {
+        BoundOptions {
+            macro_fusion: model.macro_fusion,
+            micro_fusion: model.micro_fusion,
+            stack_engine: model.stack_engine,
+            move_elim: model.move_elim,
+            pointer_chasing: model.pointer_chasing,
+            stack_sync: model.stack_engine && model.stack_sync,
+            store_commit: model.data_paths && model.store_commit,
+            free_nops: model.free_nops,
+            transfer_alus: model.transfer_alus,
+            ..BoundOptions::default()
+        }
+    }
+}
+
 impl Default for BoundOptions {
     fn default() -> Self {
         BoundOptions {
             macro_fusion: true,
+            micro_fusion: true,
             expected_line_splits: false,
             stack_engine: false,
             move_elim: false,

@@ -77,6 +77,10 @@ pub struct ModelArgs {
     /// `cvttsd2si`) takes its own ALU µop only (Zen 4 holds every integer ALU for it).
     #[arg(long)]
     pub no_transfer_alus: bool,
+    /// An instruction's dispatch slots may split across cycles (Zen 4 dispatches a
+    /// two-slot instruction in one cycle or waits).
+    #[arg(long)]
+    pub no_whole_dispatch: bool,
 }
 
 impl ModelArgs {
@@ -105,6 +109,7 @@ impl ModelArgs {
             free_nops: base.free_nops && !self.no_free_nops,
             issue_ports: base.issue_ports && !self.dispatch_port_assignment,
             transfer_alus: base.transfer_alus && !self.no_transfer_alus,
+            whole_dispatch: base.whole_dispatch && !self.no_whole_dispatch,
         }
     }
 }
@@ -228,6 +233,13 @@ mod tests {
                 ..d()
             }),
             ["no-transfer-alus"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_whole_dispatch: true,
+                ..d()
+            }),
+            ["no-whole-dispatch"]
         );
     }
 }

@@ -48,6 +48,7 @@ pub fn block() -> SimProgram {
     SimProgram {
         frontend: None,
         ports: Default::default(),
+        whole_dispatch: false,
         instrs,
     }
 }

@@ -136,13 +136,17 @@ impl Waiting {
 }
 
 /// Slots and µops the instance (`slots` and `loaded` so far) can load with `budget` slots
-/// and `space` scheduler entries left: as many slots as fit, whose µops fit too.
+/// and `space` scheduler entries left: as many slots as fit, whose µops fit too; all of a
+/// [`Op::whole`] instruction's slots or none.
 #[inline]
 fn step(op: &Op, slots: u32, loaded: u32, budget: u32, space: u32) -> (u32, u32) {
     let mut s = (op.slots - slots).min(budget);
     loop {
         let d = op.uops_at(slots + s) - loaded;
         if d <= space {
+            if op.whole && slots == 0 && s > 0 && s < op.slots {
+                return (0, 0);
+            }
             return (s, d);
         }
         if s == 0 {
@@ -706,6 +710,7 @@ mod tests {
             div_cycles: 0,
             inputs: (0, 0),
             slots,
+            whole: false,
         }
     }
 

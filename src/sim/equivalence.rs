@@ -183,6 +183,7 @@ fn arb_program(ports: u32) -> impl Strategy<Value = SimProgram> {
                     }
                 }
                 SimProgram {
+                    whole_dispatch: false,
                     frontend: None,
                     ports: Default::default(),
                     instrs,
@@ -311,6 +312,7 @@ fn edge_cases_match_the_reference() {
         ..skl()
     };
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: vec![wide, div.clone()],
@@ -326,6 +328,7 @@ fn edge_cases_match_the_reference() {
         ..div
     };
     let stuck = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: vec![self_dep],
@@ -355,6 +358,7 @@ fn errors_match_the_reference() {
     let programs = [
         SimProgram::default(),
         SimProgram {
+            whole_dispatch: false,
             frontend: None,
             ports: Default::default(),
             instrs: vec![ok.clone(), huge],
@@ -368,6 +372,7 @@ fn errors_match_the_reference() {
         ..skl()
     };
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: vec![ok],
@@ -384,6 +389,7 @@ fn errors_match_the_reference() {
 #[test]
 fn a_producer_outside_the_program_is_an_error() {
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: vec![SimInstr {
@@ -415,6 +421,7 @@ fn memory_does_not_grow_with_iterations() {
     instrs[0].inputs.clear();
     instrs[1].inputs[0].producer = 0;
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs,
@@ -454,6 +461,7 @@ impl Observer for Nothing {
 fn skipped_steady_states_keep_the_outcome() {
     let p06 = PortMask(0b0100_0001);
     let adc = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: (0..8u32)
@@ -509,6 +517,7 @@ fn skipping_is_exact_with_a_delivery_rate_and_slots() {
         .flat_map(|c| assignments.map(|a| (c, a)))
     {
         let program = SimProgram {
+            whole_dispatch: false,
             frontend: Delivery::every(cycles, 16),
             ports,
             instrs: (0..3u32)

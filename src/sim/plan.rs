@@ -34,6 +34,8 @@ pub(crate) struct Op {
     pub inputs: (u32, u32),
     /// Issue slots (fused domain); equal to `uops` under SUACA's front end.
     pub slots: u32,
+    /// The slots load in one cycle ([`super::SimProgram::whole_dispatch`], and they fit).
+    pub whole: bool,
 }
 
 impl Op {
@@ -170,6 +172,7 @@ impl Plan {
                 div_cycles: ins.div_cycles,
                 inputs: (first_input, inputs.len() as u32),
                 slots: ins.slots.unwrap_or(uops),
+                whole: false,
             });
         }
         if let Some(ins) = program
@@ -188,6 +191,11 @@ impl Plan {
         } else {
             machine.issue_width
         };
+        if program.whole_dispatch {
+            for op in &mut ops {
+                op.whole = op.slots > 1 && op.slots <= load_width;
+            }
+        }
         let max_distance = inputs.iter().map(|i| i.distance).max().unwrap_or(0);
         let port_groups = port_groups(&masks);
         let delivery = program

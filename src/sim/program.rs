@@ -48,6 +48,10 @@ pub struct SimProgram {
     pub frontend: Option<Delivery>,
     /// When µops get their ports: at dispatch (SUACA) or at issue.
     pub ports: PortAssignment,
+    /// Each instruction's issue slots load in one cycle when they fit in the issue width: a
+    /// two-slot instruction that finds one slot left waits for the next cycle (Zen 4,
+    /// docs/model.md "Whole-instruction dispatch"). Off: slots split across cycles.
+    pub whole_dispatch: bool,
 }
 
 /// When a µop allowed on several ports is bound to one of them.

@@ -75,6 +75,7 @@ const ND: WhatIf = WhatIf {
 fn six_movs_on_snb() {
     let p015 = ports(&[0, 1, 5]);
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
@@ -92,6 +93,7 @@ fn six_movs_on_snb() {
 fn adc_chain_on_skl() {
     let p06 = ports(&[0, 6]);
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: (0..8u32)
@@ -116,6 +118,7 @@ fn branchy() -> SimProgram {
     let p015 = ports(&[0, 1, 5]);
     let p5 = ports(&[5]);
     SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: vec![
@@ -145,6 +148,7 @@ fn divider_blocks_other_divisions() {
     let mut div = instr(0, vec![p0, ports(&[0, 1, 5])], 20, vec![]);
     div.div_cycles = 8;
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: vec![div],
@@ -157,6 +161,7 @@ fn divider_blocks_other_divisions() {
 #[test]
 fn rejects_bad_iteration_counts() {
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![])],
@@ -176,6 +181,7 @@ fn rejects_bad_iteration_counts() {
 #[test]
 fn cycle_limit_is_an_error() {
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: Default::default(),
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![dep(0, 1, 1)])],
@@ -228,6 +234,7 @@ mod line_stats {
     fn six_movs_one_port_each() {
         let p015 = ports(&[0, 1, 5]);
         let program = SimProgram {
+            whole_dispatch: false,
             frontend: None,
             ports: Default::default(),
             instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
@@ -284,6 +291,7 @@ impl Observer for Dispatches {
 fn ports_bound_at_issue_pair_each_group_on_two_ports() {
     let p0156 = ports(&[0, 1, 5, 6]);
     let mut program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: PortAssignment::Dispatch,
         instrs: (0..8).map(|l| instr(l, vec![p0156], 1, vec![])).collect(),
@@ -328,6 +336,7 @@ fn ports_bound_at_issue_pair_each_group_on_two_ports() {
 fn loads_bound_at_issue_alternate_from_p2() {
     let p23 = ports(&[2, 3]);
     let program = SimProgram {
+        whole_dispatch: false,
         frontend: None,
         ports: PortAssignment::Issue(IssueRule {
             until_complete: false,
@@ -340,4 +349,36 @@ fn loads_bound_at_issue_alternate_from_p2() {
     assert_eq!(out.cycles, 2);
     let got: Vec<_> = seen.0.iter().map(|&(c, l, p)| (c, l, p.unwrap())).collect();
     assert_eq!(got, [(0, 0, 2), (0, 1, 3), (1, 2, 2), (1, 3, 3)]);
+}
+
+/// Whole-instruction dispatch (Zen 4, docs/model.md): a two-slot instruction and five
+/// one-slot ones, six slots a cycle, no dependencies. Split, 7 slots take 7/6 cycles an
+/// iteration; whole, the two-slot instruction never straddles cycles and every sixth cycle
+/// leaves a slot empty: 5 iterations in 6 cycles, 1.20.
+#[test]
+fn whole_dispatch_keeps_an_instruction_s_slots_in_one_cycle() {
+    let any = ports(&[0, 1, 2, 3, 4, 5, 6, 7]);
+    let mut two = instr(0, vec![any, any], 1, vec![]);
+    two.slots = Some(2);
+    let mut instrs = vec![two];
+    for l in 1..6 {
+        let mut one = instr(l, vec![any], 1, vec![]);
+        one.slots = Some(1);
+        instrs.push(one);
+    }
+    let mut program = SimProgram {
+        whole_dispatch: false,
+        frontend: None,
+        ports: PortAssignment::Dispatch,
+        instrs,
+    };
+    let six_wide = SimMachine {
+        issue_width: 6,
+        ..skl()
+    };
+    let per_iteration =
+        |p: &SimProgram| run(p, &six_wide, 600, WhatIf::default()).cycles as f64 / 600.0;
+    assert!((per_iteration(&program) - 7.0 / 6.0).abs() < 0.01);
+    program.whole_dispatch = true;
+    assert!((per_iteration(&program) - 1.2).abs() < 0.01);
 }

@@ -281,6 +281,9 @@ pub struct Scheduler {
     /// Whether a shift or rotate by CL waits for the flags it leaves alone when the count is
     /// 0 (absent: yes, Intel's flag merge; Zen 4: no, measured).
     pub cl_shifts_read_flags: Option<bool>,
+    /// Whether an instruction's issue slots dispatch in one cycle: a two-slot instruction
+    /// that finds one slot left in the cycle waits for the next (absent: no, slots split).
+    pub whole_instruction_dispatch: Option<bool>,
 }
 
 /// When a micro-fused load+op µop with an indexed address is un-laminated at issue.
@@ -292,6 +295,10 @@ pub enum Unlamination {
     /// Indexed forms stay fused only for 2-operand instructions whose destination is also a
     /// source (`add rax, [rbx+rcx]`); other indexed forms un-laminate (HSW and later).
     IndexedUnlessRmwTwoOperand,
+    /// Only a store of a general-purpose register or an immediate with an indexed address
+    /// takes two slots (`mov [rdi+rax*4], ecx`); loads, load+ops, read-modify-writes and
+    /// vector stores stay fused (Zen 4, measured).
+    IndexedIntegerStores,
     /// No un-lamination.
     Never,
 }

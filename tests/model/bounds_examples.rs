@@ -335,7 +335,10 @@ fn indirect_add_64bit_index() {
 }
 
 /// SL "Complex addressing": `d[i] = a[i] + b[i]` with indexed store → (2 + 1) / 2 = 1.5;
-/// the pointer-relative version has a simple store: 2 / 2 = 1 and width 1.25.
+/// the pointer-relative version has a simple store: 2 / 2 = 1 and width 1.25. SL counts
+/// the indexed version's width as 1.25 too; the bound counts the simulation's slots, where
+/// Skylake un-laminates the indexed store (its data is the base-only form, and a store's
+/// destination is not a source): 6 / 4 = 1.5.
 #[test]
 fn complex_addressing() {
     let arch = skl();
@@ -358,9 +361,10 @@ fn complex_addressing() {
         ]
     };
     let b = analyze(&indexed, descs(), &arch);
-    assert_cycles(&b, BoundKind::IssueWidth, 1.25);
+    assert_cycles(&b, BoundKind::IssueWidth, 1.5);
     assert_cycles(&b, BoundKind::ComplexAddressing, 1.5);
-    assert_eq!(b.bottleneck, Some(BoundKind::ComplexAddressing));
+    assert_binds(&b, BoundKind::IssueWidth);
+    assert_binds(&b, BoundKind::ComplexAddressing);
     assert_cycles(&b, BoundKind::Stores, 1.0);
     assert_cycles(&b, BoundKind::MemoryOps, 1.0);
 

@@ -440,6 +440,26 @@ fn cl_shifts_do_not_wait_for_the_flags() {
     assert_regions(&tps, &want, 0.03);
 }
 
+/// An indexed integer store takes two dispatch slots on Zen 4, and both go in one cycle
+/// (testdata/asm/indexed_stores.s, measured with `suaca profile`; by hand: six slots a
+/// cycle, zero idioms one slot each, the loop's `add` and fused `cmp; jne` two). Store + 3
+/// zero idioms is 7 slots: the store never splits, so every sixth cycle leaves one slot
+/// empty, 35 slots in 6 cycles, 1.20 (7/6 = 1.17 if it split); 13 slots 2.20; two stores
+/// and one zero idiom 1.25. A base-only store, a vector store and a load take one slot.
+#[test]
+fn indexed_integer_stores_take_two_whole_slots() {
+    let Some(tps) = long_run("indexed_stores.s", &[]) else {
+        return;
+    };
+    let want = [1.0, 1.2, 1.333, 2.2, 1.0, 1.167, 1.167, 1.167, 1.25, 1.2];
+    assert_regions(&tps, &want, 0.02);
+    // Split across cycles, the slots alone: 7/6, 13/6 and 7/6.
+    let split = long_run("indexed_stores.s", &["--no-whole-dispatch"]).expect("ran once");
+    for (k, want) in [(1, 1.167), (3, 2.167), (8, 1.167)] {
+        assert!((split[k] - want).abs() < 0.02, "region {k}: {split:?}");
+    }
+}
+
 /// A stack slot written and read back through rsp is renamed on Zen 4 even when rsp moved
 /// between them (testdata/asm/stack_slots.s, measured with `suaca profile`; by hand: the
 /// chain is the load's renamed value, one cycle a copy, or the `add`): 1.00 for `sub rsp`,

@@ -50,6 +50,7 @@ fn chain(n: u32) -> SimProgram {
     SimProgram {
         frontend: None,
         ports: Default::default(),
+        whole_dispatch: false,
         instrs: (0..n)
             .map(|i| SimInstr {
                 slots: None,

@@ -11,14 +11,40 @@ use super::Context;
 
 /// Issue slots of `instr` alone (before macro-fusion).
 pub fn slots(cx: &Context, instr: &Instr, desc: &InstrDesc) -> u32 {
-    if cx.model.free_nops && free_nop(instr, cx.arch) {
+    slots_of(
+        instr,
+        desc,
+        cx.arch,
+        cx.model.micro_fusion,
+        cx.model.free_nops,
+    )
+}
+
+/// [`slots`] from the arch and the two switches it reads (`--no-micro-fusion`,
+/// `--no-free-nops`): the simulation and the issue-width bound count the same slots.
+pub fn slots_of(
+    instr: &Instr,
+    desc: &InstrDesc,
+    arch: &MicroArch,
+    micro_fusion: bool,
+    free_nops: bool,
+) -> u32 {
+    if free_nops && free_nop(instr, arch) {
         return 0;
     }
-    if !cx.model.micro_fusion || cx.arch.fusion.micro_fusion == Some(false) {
+    if !micro_fusion || arch.fusion.micro_fusion == Some(false) {
         return desc.uops.max(1);
     }
     let fused = desc.fused_uops.unwrap_or(desc.uops).max(1);
-    if desc.variant != Variant::Indexed && unlaminates(instr, cx.arch) {
+    if arch.fusion.unlaminate_indexed == Some(Unlamination::IndexedIntegerStores) {
+        // Measured on the indexed form too: the data's slot count does not show the split.
+        return if unlaminates(instr, arch) {
+            fused.max(2)
+        } else {
+            fused
+        };
+    }
+    if desc.variant != Variant::Indexed && unlaminates(instr, arch) {
         // The data measured the base-only form: the indexed one issues unfused.
         return fused.max(desc.uops).max(1);
     }
@@ -41,8 +67,21 @@ fn unlaminates(instr: &Instr, arch: &MicroArch) -> bool {
                     .reads()
                     .any(|a| instr.writes().any(|w| w.loc == a.loc)))
         }
+        Some(Unlamination::IndexedIntegerStores) => is_integer_store(instr),
         Some(Unlamination::Never) | None => false,
     }
+}
+
+/// Whether `instr` stores a general-purpose register or an immediate and reads no memory
+/// (`mov [m], ecx`, `mov dword ptr [m], 5`; not `add [m], ecx`, not `movd [m], xmm0`).
+fn is_integer_store(instr: &Instr) -> bool {
+    let stores = instr.mem.iter().any(|m| m.write && !m.read && !m.agen);
+    let loads = instr.mem.iter().any(|m| m.read && !m.agen);
+    let vector_source = instr.reads().any(|r| {
+        matches!(r.loc, Loc::Reg(reg)
+            if reg.is_xmm() || reg.is_ymm() || reg.is_zmm() || reg.is_k() || reg.is_st() || reg.is_mm())
+    });
+    stores && !loads && !vector_source
 }
 
 /// Whether `first` (at line `a`) and the Jcc `second` after it fuse.

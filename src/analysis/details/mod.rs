@@ -82,6 +82,9 @@ pub struct ModelOptions {
     /// A move from the vector unit into a general-purpose register holds every integer ALU
     /// where the arch says so (`scheduler.vector_to_gpr_holds_alus`; `--no-transfer-alus`).
     pub transfer_alus: bool,
+    /// An instruction's issue slots dispatch in one cycle where the arch says so
+    /// (`scheduler.whole_instruction_dispatch`; `--no-whole-dispatch`).
+    pub whole_dispatch: bool,
 }
 
 impl ModelOptions {
@@ -105,6 +108,7 @@ impl ModelOptions {
         free_nops: true,
         issue_ports: true,
         transfer_alus: true,
+        whole_dispatch: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -127,6 +131,7 @@ impl ModelOptions {
         free_nops: false,
         issue_ports: false,
         transfer_alus: false,
+        whole_dispatch: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -181,6 +186,9 @@ impl ModelOptions {
         }
         if !self.transfer_alus {
             out.push("no-transfer-alus");
+        }
+        if !self.whole_dispatch {
+            out.push("no-whole-dispatch");
         }
         out
     }

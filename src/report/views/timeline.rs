@@ -181,6 +181,7 @@ mod tests {
             inputs: Vec::new(),
         };
         let program = |n: usize| SimProgram {
+            whole_dispatch: false,
             frontend: None,
             ports: Default::default(),
             instrs: (0..n as u32).map(instr).collect(),
