@@ -49,6 +49,12 @@ pub struct MachineParams {
     pub stack_renaming: Option<bool>,
     /// A shift by CL waits for the flags (`scheduler.cl_shifts_read_flags`).
     pub cl_shifts_read_flags: Option<bool>,
+    /// An indexed store of a GPR takes two dispatch slots (`fusion.unlaminate_indexed =
+    /// "indexed_integer_stores"`; no: `"never"`).
+    pub indexed_integer_stores: Option<bool>,
+    /// An instruction's dispatch slots go in one cycle
+    /// (`scheduler.whole_instruction_dispatch`).
+    pub whole_instruction_dispatch: Option<bool>,
     /// Taken branches per cycle (`front_end.taken_branches_per_cycle`).
     pub taken_branches_per_cycle: Option<f64>,
     /// The readings each decided rule came from, by arch field.
@@ -166,6 +172,11 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
             m.vector_to_gpr_holds_alus,
         ),
         ("scheduler", "cl_shifts_read_flags", m.cl_shifts_read_flags),
+        (
+            "scheduler",
+            "whole_instruction_dispatch",
+            m.whole_instruction_dispatch,
+        ),
         ("memory", "store_line_pairs", m.store_line_pairs),
         ("memory", "stack_renaming", m.stack_renaming),
     ] {
@@ -178,6 +189,22 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
         let path = format!("{table}.{field}");
         let why = m.rule_evidence.get(&path).cloned().unwrap_or_default();
         sources.push((format!("\"{path}\""), note(&why)));
+    }
+    if let Some(two) = m.indexed_integer_stores {
+        if let Some((_, lines)) = tables.iter_mut().find(|(t, _)| *t == "fusion") {
+            let rule = if two {
+                "indexed_integer_stores"
+            } else {
+                "never"
+            };
+            lines.push(format!("unlaminate_indexed = \"{rule}\""));
+        }
+        let why = m
+            .rule_evidence
+            .get("fusion.unlaminate_indexed")
+            .cloned()
+            .unwrap_or_default();
+        sources.push(("\"fusion.unlaminate_indexed\"".into(), note(&why)));
     }
     if let Some(r) = m.taken_branches_per_cycle {
         if let Some((_, lines)) = tables.iter_mut().find(|(t, _)| *t == "front_end") {
@@ -284,6 +311,8 @@ mod tests {
             stack_renaming: Some(true),
             taken_branches_per_cycle: Some(0.93),
             cl_shifts_read_flags: Some(false),
+            indexed_integer_stores: Some(true),
+            whole_instruction_dispatch: Some(true),
             ..MachineParams::default()
         };
         m.rule_evidence.insert(
@@ -300,6 +329,11 @@ mod tests {
         assert_eq!(a.memory.stack_renaming, Some(true));
         assert_eq!(a.front_end.taken_branches_per_cycle, Some(0.93));
         assert_eq!(a.scheduler.cl_shifts_read_flags, Some(false));
+        assert_eq!(
+            a.fusion.unlaminate_indexed,
+            Some(crate::uarch::Unlamination::IndexedIntegerStores)
+        );
+        assert_eq!(a.scheduler.whole_instruction_dispatch, Some(true));
         assert!(a.sources["memory.stack_renaming"].contains("push rax; pop rax 1.000"));
         // Unmeasured rules are inherited.
         let plain = to_toml("ZEN4", Some("ZEN4"), &MachineParams::default());

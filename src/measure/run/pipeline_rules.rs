@@ -15,6 +15,12 @@
 //!   under 3 cycles.
 //! - `scheduler.cl_shifts_read_flags`: `shl r9, cl; shl r10, cl` (1.00; through the flags
 //!   2.00); yes at 1.5 cycles or more.
+//! - `fusion.unlaminate_indexed = "indexed_integer_stores"`: `mov [r14+rbx*8+4096], rax`
+//!   and four zero idioms (1.00 on Zen 4: 6 slots) against the base-only store (0.83: 5);
+//!   yes when the index adds half a slot.
+//! - `scheduler.whole_instruction_dispatch`: the indexed store and three zero idioms (1.00:
+//!   its two slots never split, 5 a cycle) against 5/6 split; decided when the store takes
+//!   two slots, yes above the midpoint.
 //!
 //! and one rate: `front_end.taken_branches_per_cycle`, from a run of `jmp` to the next
 //! instruction (1.07 cycles per branch on Zen 4: 0.93 a cycle, written to two decimals).
@@ -52,6 +58,29 @@ pub(super) fn specs() -> Vec<Spec> {
         .into_iter()
         .map(add1)
         .collect();
+    // An indexed (rbx = 0) or base-only store of rax, then `zeros` zero idioms.
+    let store_and_zeros = |indexed: bool, zeros: usize| {
+        let mem = if indexed {
+            MemoryOperand::with_base_index_scale_displ_size(
+                Register::R14,
+                Register::RBX,
+                8,
+                4096,
+                8,
+            )
+        } else {
+            MemoryOperand::with_base_displ(Register::R14, 4096)
+        };
+        let mut body =
+            vec![Instruction::with2(Code::Mov_rm64_r64, mem, Register::RAX).expect("store")];
+        for r in [Register::R8D, Register::R9D, Register::R10D, Register::R11D]
+            .into_iter()
+            .take(zeros)
+        {
+            body.push(r2(Code::Xor_r32_rm32, r, r));
+        }
+        tp_spec(body, vec![], vec![(Register::RBX, 0)])
+    };
     vec![
         tp_spec(
             vec![Instruction::with(Code::Nopd), load(Register::RDI), cmp],
@@ -96,6 +125,9 @@ pub(super) fn specs() -> Vec<Spec> {
             vec![],
             vec![(Register::RCX, 3)],
         ),
+        store_and_zeros(true, 4),
+        store_and_zeros(false, 4),
+        store_and_zeros(true, 3),
     ]
 }
 
@@ -152,6 +184,24 @@ pub(super) fn read(v: &[Option<f64>], m: &mut MachineParams) {
             format!("shl r9, cl; shl r10, cl {t:.3} cycles per copy (2 through the flags)"),
         );
     }
+    if let (Some(indexed), Some(base), Some(width)) = (get(10), get(11), m.dispatch_width) {
+        let slot = 1.0 / f64::from(width.max(1));
+        let two = indexed - base >= slot / 2.0;
+        m.indexed_integer_stores = Some(two);
+        note(
+            "fusion.unlaminate_indexed",
+            format!("an indexed store of rax and four zero idioms {indexed:.3} against a base-only store {base:.3} cycles per copy (a slot: {slot:.3})"),
+        );
+        if let (true, Some(three)) = (two, get(12)) {
+            // Five slots a copy: 5/6 a cycle when they split, 1 when the store waits.
+            let split = 5.0 * slot;
+            m.whole_instruction_dispatch = Some(three > (split + 1.0) / 2.0);
+            note(
+                "scheduler.whole_instruction_dispatch",
+                format!("an indexed store of rax and three zero idioms {three:.3} cycles per copy (split slots: {split:.3}, whole: 1.000)"),
+            );
+        }
+    }
     if let Some(t) = get(8).filter(|t| *t > 0.0) {
         m.taken_branches_per_cycle = Some((100.0 / t).round() / 100.0);
         note(
@@ -177,7 +227,10 @@ mod tests {
     fn zen4_readings_give_its_rules() {
         // The readings of testdata/asm fixtures on Zen 4 (docs/model.md).
         let mut m = params();
-        let v = [0.334, 0.334, 1.25, 1.61, 1.0, 1.0, 2.0, 1.0, 1.07, 1.0].map(Some);
+        let v = [
+            0.334, 0.334, 1.25, 1.61, 1.0, 1.0, 2.0, 1.0, 1.07, 1.0, 1.0, 0.834, 1.0,
+        ]
+        .map(Some);
         read(&v, &mut m);
         assert_eq!(m.nops_take_no_slot, Some(true));
         assert_eq!(m.fused_writer_on_alu, Some(true));
@@ -186,7 +239,9 @@ mod tests {
         assert_eq!(m.stack_renaming, Some(true));
         assert_eq!(m.taken_branches_per_cycle, Some(0.93));
         assert_eq!(m.cl_shifts_read_flags, Some(false));
-        assert_eq!(m.rule_evidence.len(), 7);
+        assert_eq!(m.indexed_integer_stores, Some(true));
+        assert_eq!(m.whole_instruction_dispatch, Some(true));
+        assert_eq!(m.rule_evidence.len(), 9);
     }
 
     #[test]
@@ -194,7 +249,10 @@ mod tests {
         // A NOP that takes a slot (0.5 against 0.33), the branch apart, no transfer stall,
         // one store a cycle, store forwarding.
         let mut m = params();
-        let v = [0.5, 0.334, 1.0, 1.0, 1.0, 2.0, 2.0, 6.0, 2.0, 2.0].map(Some);
+        let v = [
+            0.5, 0.334, 1.0, 1.0, 1.0, 2.0, 2.0, 6.0, 2.0, 2.0, 0.834, 0.834, 0.667,
+        ]
+        .map(Some);
         read(&v, &mut m);
         assert_eq!(m.nops_take_no_slot, Some(false));
         assert_eq!(m.fused_writer_on_alu, Some(false));
@@ -202,11 +260,22 @@ mod tests {
         assert_eq!(m.store_line_pairs, Some(false));
         assert_eq!(m.stack_renaming, Some(false));
         assert_eq!(m.cl_shifts_read_flags, Some(true));
+        // A one-slot store leaves the dispatch rule undecided.
+        assert_eq!(m.indexed_integer_stores, Some(false));
+        assert_eq!(m.whole_instruction_dispatch, None);
+        // Two slots that split: 5/6.
+        let mut m = params();
+        let mut v = [None; 13];
+        v[10] = Some(1.0);
+        v[11] = Some(0.834);
+        v[12] = Some(0.834);
+        read(&v, &mut m);
+        assert_eq!(m.whole_instruction_dispatch, Some(false));
         // A kernel that did not run decides nothing.
         let mut m = params();
-        read(&[None; 10], &mut m);
+        read(&[None; 13], &mut m);
         assert_eq!(m.stack_renaming, None);
         assert!(m.rule_evidence.is_empty());
-        assert_eq!(specs().len(), 10);
+        assert_eq!(specs().len(), 13);
     }
 }
