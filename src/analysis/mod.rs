@@ -4,6 +4,7 @@
 //! extra runs), the main path and the branch paths (§2.7), the detail view (§2.6).
 //! Must not touch: decoding, file formats, printing.
 
+pub mod assembly;
 pub mod budget;
 pub mod details;
 mod flow;
@@ -16,10 +17,9 @@ pub use warning::Warning;
 
 use thiserror::Error;
 
-use crate::bounds::{self, BoundOptions};
-use crate::cfg::Cfg;
+use crate::bounds::BoundOptions;
 use crate::db::InstrDesc;
-use crate::deps::{DepGraph, DepLimits, TooComplex};
+use crate::deps::{DepGraph, TooComplex};
 use crate::ir::{BranchKind, Instr, Region};
 use crate::report::model::{
     BranchReport, BranchSide, DetailReport, LatencyPair, RegionInfo, RegionMode, RegionReport,
@@ -28,7 +28,8 @@ use crate::report::model::{
 use crate::report::views::{LineStats, Timeline, TimelineView};
 use crate::sim::{simulate, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
 use crate::uarch::MicroArch;
-use details::{Context, ModelOptions};
+use assembly::{Assembly, RegionModel};
+use details::ModelOptions;
 
 /// The machine as the analysis needs it.
 #[derive(Clone, Debug)]
@@ -370,60 +371,30 @@ pub fn analyze_region(
             arch: machine.name.clone(),
         });
     }
-    let loop_deps = opts.iterations >= 2;
-    let cfg = Cfg::build(
-        instrs,
-        region.address,
-        region.end_address(),
-        opts.iterations,
-    );
-    let limits = DepLimits::for_len(instrs.len());
-    let deps = DepGraph::try_build(instrs, &cfg, loop_deps, &limits)?;
-    // Speed limits are per iteration of the loop: always with loop-carried dependencies.
-    let loop_deps_graph;
-    let bound_deps = if loop_deps {
-        &deps
-    } else {
-        let cfg2 = Cfg::build(instrs, region.address, region.end_address(), 2);
-        loop_deps_graph = DepGraph::try_build(instrs, &cfg2, true, &limits)?;
-        &loop_deps_graph
-    };
-    let bounds = bounds::compute(
+    let assembly = Assembly {
         instrs,
         descs,
-        bound_deps,
-        &machine.arch,
-        &opts.bound_options(),
-    );
-    let cx = Context {
-        instrs,
         arch: &machine.arch,
         model: opts.model,
-        looped: loop_deps,
-        loop_mode: cfg.loop_branch().is_some(),
+        start: region.address,
+        end: region.end_address(),
+        iterations: opts.iterations,
+        copies: opts.iterations,
+        loop_mode: None,
     };
+    let model = assembly::assemble(&assembly)?;
+    let memory = assembly::memory_edges(&assembly, &model);
+    let RegionModel {
+        cfg,
+        deps,
+        bounds,
+        program,
+        loop_mode,
+        front_end_source,
+    } = model;
     let all: Vec<usize> = (0..instrs.len()).collect();
-    let mut program = program::build(&all, descs, &deps, &cx);
-    let mut front_end_source = None;
-    if opts.model.frontend {
-        let layout = if cx.loop_mode {
-            crate::frontend::Layout::Loop
-        } else {
-            crate::frontend::Layout::Unrolled
-        };
-        let unit = details::frontend::unit_cycles(instrs, descs, &machine.arch, opts.model, layout);
-        if let Some(details::frontend::UnitCycles::Loop(l)) = unit {
-            front_end_source = Some(l.source);
-        }
-        program.frontend = details::frontend::delivery(&bounds, &machine.arch, unit);
-    }
-    let memory = if opts.model.mem_deps {
-        details::memory::graph_edges(&cx, &all, descs)
-    } else {
-        Vec::new()
-    };
     let graphs = graphs::build(instrs, descs, &cfg, &deps, &memory);
-    let mut main = run_path(program, instrs, descs, machine, opts, &all, cx.loop_mode)?;
+    let mut main = run_path(program, instrs, descs, machine, opts, &all, loop_mode)?;
 
     let mut warnings = Vec::new();
     for (instr, desc) in instrs.iter().zip(descs) {
@@ -560,23 +531,19 @@ fn branch_report(
             })
             .collect();
         let path_descs: Vec<Option<InstrDesc>> = lines.iter().map(|&l| descs[l].clone()).collect();
-        let cfg = Cfg::build(
-            &path_instrs,
-            region.address,
-            region.end_address(),
-            opts.iterations,
-        );
-        let limits = DepLimits::for_len(path_instrs.len());
-        let deps = DepGraph::try_build(&path_instrs, &cfg, opts.iterations >= 2, &limits)?;
-        let positions: Vec<usize> = (0..lines.len()).collect();
-        let cx = Context {
+        let model = assembly::assemble(&Assembly {
             instrs: &path_instrs,
+            descs: &path_descs,
             arch: &machine.arch,
             model: opts.model,
-            looped: opts.iterations >= 2,
-            loop_mode: crate::cfg::loop_branch(instrs, region.address).is_some(),
-        };
-        let mut program = program::build(&positions, &path_descs, &deps, &cx);
+            start: region.address,
+            end: region.end_address(),
+            iterations: opts.iterations,
+            copies: opts.iterations,
+            loop_mode: Some(crate::cfg::loop_branch(instrs, region.address).is_some()),
+        })?;
+        let loop_mode = model.loop_mode;
+        let mut program = model.program;
         for ins in &mut program.instrs {
             ins.line = lines[ins.line as usize] as u32;
         }
@@ -587,13 +554,7 @@ fn branch_report(
             ..opts.clone()
         };
         let result = run_path(
-            program,
-            instrs,
-            descs,
-            machine,
-            &path_opts,
-            &lines,
-            cx.loop_mode,
+            program, instrs, descs, machine, &path_opts, &lines, loop_mode,
         )?;
         Ok(BranchSide {
             lines: lines.iter().map(|&l| l as u32).collect(),

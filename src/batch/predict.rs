@@ -17,14 +17,12 @@ use thiserror::Error;
 
 use super::model::ArchModel;
 use super::steady::{self, Method};
-use crate::analysis::details::{self, Context, ModelOptions};
-use crate::analysis::program;
-use crate::bounds::{self, BoundKind, BoundOptions};
-use crate::cfg::Cfg;
+use crate::analysis::assembly::{self, Assembly, RegionModel};
+use crate::analysis::details::ModelOptions;
+use crate::bounds::BoundKind;
 use crate::db::InstrDesc;
 use crate::decode::{self, DecodeError};
-use crate::deps::{DepGraph, DepLimits, TooComplex};
-use crate::frontend::Layout;
+use crate::deps::TooComplex;
 use crate::input::{parse_hex, InputError};
 use crate::ir::Instr;
 use crate::sim::SimError;
@@ -132,49 +130,25 @@ pub fn predict_instrs(
     }
     let start = instrs.first().map_or(0, |i| i.address);
     let end = instrs.last().map_or(0, |i| i.address + i.len() as u64);
-    // Two iterations: the CFG gets the loop edge, so copy k+1 depends on copy k.
-    let cfg = Cfg::build(instrs, start, end, 2);
-    let loop_mode = cfg.loop_branch().is_some();
-    let deps = DepGraph::try_build(instrs, &cfg, true, &DepLimits::for_len(instrs.len()))?;
-    let b = bounds::compute(
+    let n = opts.copies.max(1);
+    // Two iterations: the CFG gets the loop edge, so copy k+1 depends on copy k. A region
+    // ending in its own back branch (`suaca profile` of a loop) is a loop; BHive's blocks are
+    // unrolled copies, 2N of them in the longer run.
+    let RegionModel {
+        bounds: b,
+        program: prog,
+        ..
+    } = assembly::assemble(&Assembly {
         instrs,
-        &descs,
-        &deps,
-        &model.machine.arch,
-        &BoundOptions::of(&opts.model),
-    );
-    let cx = Context {
-        instrs,
+        descs: &descs,
         arch: &model.machine.arch,
         model: opts.model,
-        looped: true,
-        // A region ending in its own back branch (`suaca profile` of a loop) is a loop; BHive's
-        // blocks are unrolled copies.
-        loop_mode,
-    };
-    let all: Vec<usize> = (0..instrs.len()).collect();
-    let mut prog = program::build(&all, &descs, &deps, &cx);
-    let n = opts.copies.max(1);
-    if opts.model.frontend {
-        let fused = prog
-            .instrs
-            .iter()
-            .map(|i| u64::from(i.slots.unwrap_or(i.uops.len() as u32)))
-            .sum();
-        let arch = &model.machine.arch;
-        let layout = if loop_mode {
-            Layout::Loop
-        } else {
-            Layout::Unrolled
-        };
-        let unit = details::frontend::unit_cycles(instrs, &descs, arch, opts.model, layout);
-        prog.frontend = if loop_mode {
-            details::frontend::delivery(&b, arch, unit)
-        } else {
-            let legacy = unit.and_then(details::frontend::UnitCycles::legacy);
-            details::frontend::unrolled_delivery(&b, arch, fused, 2 * n, legacy)
-        };
-    }
+        start,
+        end,
+        iterations: 2,
+        copies: 2 * n,
+        loop_mode: None,
+    })?;
     let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;
     let (cycles_n, cycles_2n) = (c.n, c.two_n);
     Ok(Prediction {

@@ -169,3 +169,53 @@ fn output_file_and_bad_options() {
     let out = suaca(&["batch", "-i", "/nonexistent/blocks.csv"], home.path());
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// One pipeline assembly (issue #15 item 3): `suaca batch` and the analyzer build a block's
+/// model in the same place, so N copies simulate to the same cycles either way (the
+/// analyzer's plain run at `--loop N` against the batch's `sim_cycles_n`), on the embedded
+/// ZEN4 data: straight-line blocks (a load chain, stores, a long one past the legacy
+/// decoders) and a loop ending in its own back branch.
+#[test]
+fn batch_and_the_analyzer_simulate_the_same_model() {
+    let home = tempfile::tempdir().unwrap();
+    let blocks = [
+        "488b6b684989c5488b7d6040f6c701",
+        "48890389ac24d0000000c744245000000000",
+        "4863c531d248637424644885c04d89f9480f48c2",
+        "4801c84883c0014839d075f4",
+    ];
+    let input = home.path().join("blocks.txt");
+    std::fs::write(&input, blocks.join("\n") + "\n").unwrap();
+    let out = suaca(
+        &[
+            "batch",
+            "--arch",
+            "ZEN4",
+            "--loop",
+            "50",
+            "-i",
+            input.to_str().unwrap(),
+        ],
+        home.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = records(&String::from_utf8(out.stdout).unwrap());
+    let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    for (row, hex) in rows[1..].iter().zip(blocks) {
+        let batch_n: u64 = row[col("sim_cycles_n")].parse().unwrap();
+        let out = suaca(
+            &[
+                "--arch", "ZEN4", "--loop", "50", "-p", "--json", "--hex", hex,
+            ],
+            home.path(),
+        );
+        assert!(out.status.success(), "{hex}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let cycles = v["regions"][0]["runs"][0]["cycles"].as_u64().unwrap();
+        assert_eq!(cycles, batch_n, "{hex}");
+    }
+}

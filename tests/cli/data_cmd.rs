@@ -60,7 +60,10 @@ fn fetch_imports_and_analysis_uses_it() {
         "{list}"
     );
     // No --uops-xml: the imported data is used.
-    let report = stdout(&["--arch", "SNB", &program("mov6")], home.path());
+    let report = stdout(
+        &["--arch", "SNB", "--simple-frontend", &program("mov6")],
+        home.path(),
+    );
     assert!(report.contains("Block throughput: 2.00 cycles"), "{report}");
     // No stray temporary files in the data directory.
     let names: Vec<_> = std::fs::read_dir(home.path().join("data"))

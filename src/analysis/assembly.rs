@@ -1,0 +1,136 @@
+//! The one place that assembles a region's pipeline (issue #15 item 3): from the decoded
+//! instructions, their data, the arch and the model's switches come the control-flow graph,
+//! the dependency graph, the speed limits and the engine's program with its front-end
+//! delivery. The analyzer's main path, its branch sides and `suaca batch` all call
+//! [`assemble`], so a block gets the same model whichever command asks.
+
+use crate::bounds::{self, BoundOptions, Bounds};
+use crate::cfg::Cfg;
+use crate::db::InstrDesc;
+use crate::deps::{DepGraph, DepLimits, TooComplex};
+use crate::frontend::{Layout, Source};
+use crate::ir::Instr;
+use crate::sim::SimProgram;
+use crate::uarch::MicroArch;
+
+use super::details::{self, frontend, Context, ModelOptions};
+use super::program;
+
+/// What a region's model is built from.
+#[derive(Clone, Copy, Debug)]
+pub struct Assembly<'a> {
+    /// The instructions, `instrs[line]`, with their addresses.
+    pub instrs: &'a [Instr],
+    /// Their data (`None`: no data, left out of the program).
+    pub descs: &'a [Option<InstrDesc>],
+    /// The arch.
+    pub arch: &'a MicroArch,
+    /// The model's switches.
+    pub model: ModelOptions,
+    /// The region's first and end address (a loop's back branch targets `start`).
+    pub start: u64,
+    /// See `start`.
+    pub end: u64,
+    /// Iterations the control-flow graph unrolls; with 2 or more, dependencies cross
+    /// iterations.
+    pub iterations: u32,
+    /// Copies of the region the simulation runs in unrolled mode: whether they fit the AMD
+    /// op cache ([`frontend::unrolled_delivery`]).
+    pub copies: u32,
+    /// The region's mode when its instructions do not show it (a branch side's path has no
+    /// branch left); `None`: a loop when the region ends in its own back branch.
+    pub loop_mode: Option<bool>,
+}
+
+/// A region's model: the graphs, the speed limits and the program the engine runs.
+#[derive(Debug)]
+pub struct RegionModel {
+    /// The control-flow graph over `iterations` copies.
+    pub cfg: Cfg,
+    /// The dependency graph the program follows.
+    pub deps: DepGraph,
+    /// The speed limits, always with loop-carried dependencies.
+    pub bounds: Bounds,
+    /// The engine's program, front-end delivery included.
+    pub program: SimProgram,
+    /// Loop mode: the back branch runs every iteration, taken.
+    pub loop_mode: bool,
+    /// The part of the front end that streams a loop, where the front-end unit modelled it.
+    pub front_end_source: Option<Source>,
+}
+
+/// Builds the model of the region `a` describes.
+pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
+    let looped = a.iterations >= 2;
+    let cfg = Cfg::build(a.instrs, a.start, a.end, a.iterations);
+    let limits = DepLimits::for_len(a.instrs.len());
+    let deps = DepGraph::try_build(a.instrs, &cfg, looped, &limits)?;
+    // Speed limits are per iteration of the loop: always with loop-carried dependencies.
+    let bounds = if looped {
+        bounds_of(a, &deps)
+    } else {
+        let cfg2 = Cfg::build(a.instrs, a.start, a.end, 2);
+        bounds_of(a, &DepGraph::try_build(a.instrs, &cfg2, true, &limits)?)
+    };
+    let loop_mode = a.loop_mode.unwrap_or(cfg.loop_branch().is_some());
+    let cx = Context {
+        instrs: a.instrs,
+        arch: a.arch,
+        model: a.model,
+        looped,
+        loop_mode,
+    };
+    let all: Vec<usize> = (0..a.instrs.len()).collect();
+    let mut program = program::build(&all, a.descs, &deps, &cx);
+    let mut front_end_source = None;
+    if a.model.frontend {
+        let layout = if loop_mode {
+            Layout::Loop
+        } else {
+            Layout::Unrolled
+        };
+        let unit = frontend::unit_cycles(a.instrs, a.descs, a.arch, a.model, layout);
+        program.frontend = if loop_mode {
+            if let Some(frontend::UnitCycles::Loop(l)) = unit {
+                front_end_source = Some(l.source);
+            }
+            frontend::delivery(&bounds, a.arch, unit)
+        } else {
+            let fused = program
+                .instrs
+                .iter()
+                .map(|i| u64::from(i.slots.unwrap_or(i.uops.len() as u32)))
+                .sum();
+            let legacy = unit.and_then(frontend::UnitCycles::legacy);
+            frontend::unrolled_delivery(&bounds, a.arch, fused, a.copies, legacy)
+        };
+    }
+    Ok(RegionModel {
+        cfg,
+        deps,
+        bounds,
+        program,
+        loop_mode,
+        front_end_source,
+    })
+}
+
+fn bounds_of(a: &Assembly, deps: &DepGraph) -> Bounds {
+    bounds::compute(a.instrs, a.descs, deps, a.arch, &BoundOptions::of(&a.model))
+}
+
+/// The memory edges the dependency-graph dump shows (the analysis' address tracking).
+pub fn memory_edges(a: &Assembly, m: &RegionModel) -> Vec<details::memory::GraphEdge> {
+    if !a.model.mem_deps {
+        return Vec::new();
+    }
+    let cx = Context {
+        instrs: a.instrs,
+        arch: a.arch,
+        model: a.model,
+        looped: a.iterations >= 2,
+        loop_mode: m.loop_mode,
+    };
+    let all: Vec<usize> = (0..a.instrs.len()).collect();
+    details::memory::graph_edges(&cx, &all, a.descs)
+}
