@@ -184,7 +184,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
                 Ok(p) => (
                     Some(p.cycles_per_iteration),
                     None,
-                    p.bottleneck.map(batch::output::kind_name),
+                    p.bottleneck.map(|b| b.name()),
                 ),
                 Err(e) => (None, Some(e.to_string()), None),
             };

@@ -33,7 +33,7 @@ pub struct Predictor {
 pub struct Prediction {
     /// Block throughput: cycles per iteration.
     pub cycles: f64,
-    /// The bound table's bottleneck kind.
+    /// What explains the prediction: a bound kind or `scheduling`.
     pub bottleneck: Option<String>,
 }
 
@@ -72,7 +72,9 @@ impl Predictor {
         let run = r.runs.first().ok_or("the analysis made no run")?;
         Ok(Prediction {
             cycles: run.throughput,
-            bottleneck: r.bounds.bottleneck.map(batch::output::kind_name),
+            bottleneck: batch::Bottleneck::of(&r.bounds, run.throughput)
+                .0
+                .map(|b| b.name()),
         })
     }
 }

@@ -28,6 +28,6 @@ pub mod steady;
 
 pub use input::{parse as parse_input, InputRow, ParsedInput};
 pub use model::{load_models, ArchModel, LoadedModels};
-pub use predict::{predict, predict_instrs, BlockError, PredictOptions, Prediction};
+pub use predict::{predict, predict_instrs, BlockError, Bottleneck, PredictOptions, Prediction};
 pub use run::{run, BlockResult};
 pub use steady::Method;

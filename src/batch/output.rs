@@ -78,7 +78,7 @@ pub fn record(r: &BlockResult) -> Vec<String> {
     match &r.outcome {
         Ok(p) => {
             f[2] = number(p.cycles_per_iteration);
-            f[3] = opt(p.bottleneck.map(kind_name));
+            f[3] = opt(p.bottleneck.map(|b| b.name()));
             f[4] = opt(p.bound_cycles.map(number));
             f[7] = p.instructions.to_string();
             f[8] = p.unsupported.to_string();

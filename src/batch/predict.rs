@@ -98,10 +98,42 @@ pub struct Prediction {
     pub cycles_n: u64,
     /// Simulated cycles of 2N copies.
     pub cycles_2n: u64,
-    /// The largest analytic bound (cycles per iteration), if known.
+    /// The cycles of the bound that explains the prediction, else the largest bound, if
+    /// known.
     pub bound_cycles: Option<f64>,
-    /// Its kind.
-    pub bottleneck: Option<BoundKind>,
+    /// What explains the prediction (`None`: no bound is known).
+    pub bottleneck: Option<Bottleneck>,
+}
+
+/// What explains a predicted number.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bottleneck {
+    /// A speed limit within [`crate::bounds::EXPLAINS`] of the prediction.
+    Bound(BoundKind),
+    /// The prediction is off every bound: scheduling, latency and front-end effects add up
+    /// beyond any single limit (or the simulation does not model the largest one).
+    Scheduling,
+}
+
+impl Bottleneck {
+    /// The CSV and report word: the bound kind's JSON name, or `scheduling`.
+    pub fn name(self) -> String {
+        match self {
+            Bottleneck::Bound(k) => super::output::kind_name(k),
+            Bottleneck::Scheduling => "scheduling".into(),
+        }
+    }
+
+    /// What explains `cycles` among `bounds`, and that bound's cycles (else the largest).
+    pub fn of(bounds: &crate::bounds::Bounds, cycles: f64) -> (Option<Bottleneck>, Option<f64>) {
+        match bounds.explaining(cycles) {
+            Some(r) => (Some(Bottleneck::Bound(r.kind)), r.cycles),
+            None => (
+                bounds.predicted.map(|_| Bottleneck::Scheduling),
+                bounds.predicted,
+            ),
+        }
+    }
 }
 
 /// Predicts the block written as `hex` (BHive's format; see [`crate::input::parse_hex`]).
@@ -151,15 +183,17 @@ pub fn predict_instrs(
     })?;
     let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;
     let (cycles_n, cycles_2n) = (c.n, c.two_n);
+    let cycles_per_iteration = cycles_2n.saturating_sub(cycles_n) as f64 / f64::from(n);
+    let (bottleneck, bound_cycles) = Bottleneck::of(&b, cycles_per_iteration);
     Ok(Prediction {
         arch: model.name().to_string(),
         instructions: instrs.len(),
         unsupported,
-        cycles_per_iteration: cycles_2n.saturating_sub(cycles_n) as f64 / f64::from(n),
+        cycles_per_iteration,
         copies: n,
         cycles_n,
         cycles_2n,
-        bound_cycles: b.predicted,
-        bottleneck: b.bottleneck,
+        bound_cycles,
+        bottleneck,
     })
 }

@@ -193,7 +193,25 @@ pub struct Bounds {
     pub chain: Option<Chain>,
 }
 
+/// Relative distance within which a bound explains a simulated figure.
+pub const EXPLAINS: f64 = 0.05;
+
 impl Bounds {
+    /// The counted limit that explains `simulated` cycles per iteration: the known
+    /// [`RowState::Bound`] row closest to it, if within [`EXPLAINS`] (the first in table
+    /// order on a tie); `None` when the simulation is off every bound.
+    pub fn explaining(&self, simulated: f64) -> Option<&BoundRow> {
+        let off = |r: &BoundRow| r.cycles.map(|c| (c - simulated).abs());
+        self.rows
+            .iter()
+            .filter(|r| r.state == RowState::Bound)
+            .filter(|r| off(r).is_some_and(|d| d <= EXPLAINS * simulated.max(1e-9)))
+            .fold(None, |best: Option<&BoundRow>, r| match best {
+                Some(b) if off(b) <= off(r) => Some(b),
+                _ => Some(r),
+            })
+    }
+
     /// The row of `kind`, if present.
     pub fn row(&self, kind: BoundKind) -> Option<&BoundRow> {
         self.rows.iter().find(|r| r.kind == kind)

@@ -10,7 +10,7 @@
 //! Must not touch: the measurement (`suaca::profile`), the prediction (`suaca::batch`).
 
 use serde::Serialize;
-use suaca::batch::{self, output::kind_name, LoadedModels, PredictOptions};
+use suaca::batch::{self, LoadedModels, PredictOptions};
 use suaca::cli::{Config, ProfileArgs};
 use suaca::ir::{Instr, Region};
 use suaca::profile::{Measurement, ProfileError, ProfileOptions, Profiler};
@@ -223,7 +223,7 @@ impl Row {
                     d
                 }
             }),
-            bottleneck: p.and_then(|p| p.bottleneck).map(kind_name),
+            bottleneck: p.and_then(|p| p.bottleneck).map(|b| b.name()),
             prediction_error: err,
         }
     }

@@ -219,3 +219,38 @@ fn batch_and_the_analyzer_simulate_the_same_model() {
         assert_eq!(cycles, batch_n, "{hex}");
     }
 }
+
+/// The `bottleneck` column names the limit that explains the predicted number (within 5%),
+/// else `scheduling`, and `bound_cycles` is that limit's figure: four loads and moves are
+/// issue-bound (4 macro-ops / 6 = 0.67, predicted 0.67); `sub dword ptr [rsp+0x5c], 1` chains
+/// through memory at 1.00 a copy, above every bound (0.67).
+#[test]
+fn bottleneck_names_the_limit_that_explains_the_prediction() {
+    let home = tempfile::tempdir().unwrap();
+    let input = home.path().join("blocks.txt");
+    std::fs::write(&input, "488b6b684989c5488b7d6040f6c701\n836c245c01\n").unwrap();
+    let out = suaca(
+        &["batch", "--arch", "ZEN4", "-i", input.to_str().unwrap()],
+        home.path(),
+    );
+    assert!(out.status.success());
+    let rows = records(&String::from_utf8(out.stdout).unwrap());
+    let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    let got: Vec<(&str, &str, &str)> = rows[1..]
+        .iter()
+        .map(|r| {
+            (
+                r[col("cycles_per_iteration")].as_str(),
+                r[col("bottleneck")].as_str(),
+                r[col("bound_cycles")].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("0.67", "issue_width", "0.6667"),
+            ("1", "scheduling", "0.6667")
+        ]
+    );
+}
