@@ -4,7 +4,7 @@
 //! delivery. The analyzer's main path, its branch sides and `suaca batch` all call
 //! [`assemble`], so a block gets the same model whichever command asks.
 
-use crate::bounds::{self, BoundOptions, Bounds};
+use crate::bounds::{self, BoundOptions, Bounds, MemoryEdge};
 use crate::cfg::Cfg;
 use crate::db::InstrDesc;
 use crate::deps::{DepGraph, DepLimits, TooComplex};
@@ -65,14 +65,15 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
     let cfg = Cfg::build(a.instrs, a.start, a.end, a.iterations);
     let limits = DepLimits::for_len(a.instrs.len());
     let deps = DepGraph::try_build(a.instrs, &cfg, looped, &limits)?;
+    let loop_mode = a.loop_mode.unwrap_or(cfg.loop_branch().is_some());
     // Speed limits are per iteration of the loop: always with loop-carried dependencies.
     let bounds = if looped {
-        bounds_of(a, &deps)
+        bounds_of(a, &deps, loop_mode)
     } else {
         let cfg2 = Cfg::build(a.instrs, a.start, a.end, 2);
-        bounds_of(a, &DepGraph::try_build(a.instrs, &cfg2, true, &limits)?)
+        let looped_deps = DepGraph::try_build(a.instrs, &cfg2, true, &limits)?;
+        bounds_of(a, &looped_deps, loop_mode)
     };
-    let loop_mode = a.loop_mode.unwrap_or(cfg.loop_branch().is_some());
     let cx = Context {
         instrs: a.instrs,
         arch: a.arch,
@@ -115,8 +116,33 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
     })
 }
 
-fn bounds_of(a: &Assembly, deps: &DepGraph) -> Bounds {
-    bounds::compute(a.instrs, a.descs, deps, a.arch, &BoundOptions::of(&a.model))
+/// The speed limits, the chain row following the simulation's memory dependencies.
+fn bounds_of(a: &Assembly, deps: &DepGraph, loop_mode: bool) -> Bounds {
+    let memory: Vec<MemoryEdge> = if a.model.mem_deps {
+        let cx = Context {
+            instrs: a.instrs,
+            arch: a.arch,
+            model: a.model,
+            looped: true,
+            loop_mode,
+        };
+        let all: Vec<usize> = (0..a.instrs.len()).collect();
+        details::memory::graph_edges(&cx, &all, a.descs)
+            .into_iter()
+            .filter_map(|e| {
+                Some(MemoryEdge {
+                    store: e.store,
+                    load: e.load,
+                    distance: e.distance,
+                    latency: e.latency?,
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let opts = BoundOptions::of(&a.model);
+    bounds::compute(a.instrs, a.descs, deps, &memory, a.arch, &opts)
 }
 
 /// The memory edges the dependency-graph dump shows (the analysis' address tracking).

@@ -17,7 +17,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::facts::{BoundFacts, ChainFacts, ChainStep};
 use super::BoundOptions;
-use super::{BoundKind, BoundRow, Chain, RowState};
+use super::{BoundKind, BoundRow, Chain, MemoryEdge, RowState};
 use crate::analysis::details::elimination::eliminated;
 use crate::analysis::details::is_stack_op;
 use crate::analysis::details::{pointer_chase, renamer_drops, stack_sync};
@@ -344,6 +344,7 @@ pub(super) fn row(
     instrs: &[Instr],
     descs: &[Option<InstrDesc>],
     deps: &DepGraph,
+    memory: &[MemoryEdge],
     arch: &MicroArch,
     opts: &BoundOptions,
 ) -> (BoundRow, Option<Chain>) {
@@ -436,6 +437,26 @@ pub(super) fn row(
             }
         }
     }
+    // Through memory, as the simulation: the store's start to the load's (no location).
+    // Edges spanning more iterations are left out: a chain spread that thin does not bind.
+    for m in memory.iter().filter(|m| m.store < n && m.load < n) {
+        let fits = m.distance == 1 || (m.distance == 0 && m.store < m.load);
+        if !fits {
+            continue;
+        }
+        let cand = Edge {
+            from: m.store,
+            to: m.load,
+            weight: i64::from(m.latency),
+            loc: None,
+        };
+        match merged.get(&(m.store, m.load, m.distance)) {
+            Some(old) if old.weight >= cand.weight => {}
+            _ => {
+                merged.insert((m.store, m.load, m.distance), cand);
+            }
+        }
+    }
     let edges: Vec<(Edge, u32)> = merged.into_iter().map(|((_, _, d), e)| (e, d)).collect();
     let carried = edges.iter().filter(|e| e.1 == 1).count();
     let Some((cycle, heads)) = solve(n, &edges) else {
@@ -452,7 +473,7 @@ pub(super) fn row(
     let label = |e: &Edge| match (e.loc, instrs.get(e.to)) {
         (Some(loc), Some(consumer)) => consumer.read_label(loc),
         (Some(loc), None) => loc.label(),
-        (None, _) => "?".to_string(),
+        (None, _) => "memory".to_string(),
     };
     let steps: Vec<ChainStep> = cycle
         .iter()

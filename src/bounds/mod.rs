@@ -193,6 +193,20 @@ pub struct Bounds {
     pub chain: Option<Chain>,
 }
 
+/// A store→load dependency through memory as the simulation has it (the address analysis'
+/// edge and its latency offset: memory renaming or store forwarding).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MemoryEdge {
+    /// The storing line.
+    pub store: usize,
+    /// The loading line.
+    pub load: usize,
+    /// Iterations from the store to the load.
+    pub distance: u32,
+    /// Cycles from the store's start to the load's.
+    pub latency: u32,
+}
+
 /// Relative distance within which a bound explains a simulated figure.
 pub const EXPLAINS: f64 = 0.05;
 
@@ -294,11 +308,13 @@ const BIND_TOLERANCE: f64 = 0.02;
 /// Computes every speed limit of the loop body `instrs` (one iteration).
 ///
 /// `descs[line]` is the data of `instrs[line]` (`None`: no data); `deps` is the dependency
-/// graph of the same instructions (with loop-carried edges for the chain row).
+/// graph of the same instructions (with loop-carried edges for the chain row); `memory`, the
+/// store→load dependencies the simulation follows, which the chain row follows too.
 pub fn compute(
     instrs: &[Instr],
     descs: &[Option<InstrDesc>],
     deps: &DepGraph,
+    memory: &[MemoryEdge],
     arch: &MicroArch,
     opts: &BoundOptions,
 ) -> Bounds {
@@ -315,7 +331,7 @@ pub fn compute(
         None,
         BoundFacts::CacheBandwidth,
     ));
-    let (chain_row, chain) = chain::row(instrs, descs, deps, arch, opts);
+    let (chain_row, chain) = chain::row(instrs, descs, deps, memory, arch, opts);
     rows.push(chain_row);
     rows.extend(frontend::front_end_rows(instrs, &counts, arch));
     rows.push(frontend::taken_row(instrs, &counts, arch));

@@ -190,7 +190,7 @@ mod rows {
         let end = instrs.last().map_or(BASE, |i| i.address + i.len() as u64);
         let cfg = Cfg::build(instrs, BASE, end, 2);
         let deps = DepGraph::build(instrs, &cfg, true);
-        compute(instrs, descs, &deps, arch, o)
+        compute(instrs, descs, &deps, &[], arch, o)
     }
 
     fn all(arch: &MicroArch, instrs: &[Instr], ports: &str) -> Vec<Option<InstrDesc>> {

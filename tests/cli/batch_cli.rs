@@ -223,12 +223,19 @@ fn batch_and_the_analyzer_simulate_the_same_model() {
 /// The `bottleneck` column names the limit that explains the predicted number (within 5%),
 /// else `scheduling`, and `bound_cycles` is that limit's figure: four loads and moves are
 /// issue-bound (4 macro-ops / 6 = 0.67, predicted 0.67); `sub dword ptr [rsp+0x5c], 1` chains
-/// through memory at 1.00 a copy, above every bound (0.67).
+/// through memory at 1.00 a copy, the chain row following the simulation's memory edge; the
+/// program entry (`xor ebp, ebp; mov r9, rdx; pop rsi; mov rdx, rsp; and rsp, -16; push
+/// rax; push rsp; ...`) runs at 2.00, above every bound (1.67).
 #[test]
 fn bottleneck_names_the_limit_that_explains_the_prediction() {
     let home = tempfile::tempdir().unwrap();
     let input = home.path().join("blocks.txt");
-    std::fs::write(&input, "488b6b684989c5488b7d6040f6c701\n836c245c01\n").unwrap();
+    let entry = "31ed4989d15e4889e24883e4f0505449c7c00089410048c7c19088410048c7c720124000";
+    std::fs::write(
+        &input,
+        format!("488b6b684989c5488b7d6040f6c701\n836c245c01\n{entry}\n"),
+    )
+    .unwrap();
     let out = suaca(
         &["batch", "--arch", "ZEN4", "-i", input.to_str().unwrap()],
         home.path(),
@@ -250,7 +257,8 @@ fn bottleneck_names_the_limit_that_explains_the_prediction() {
         got,
         [
             ("0.67", "issue_width", "0.6667"),
-            ("1", "scheduling", "0.6667")
+            ("1", "dep_chain", "1"),
+            ("2", "scheduling", "1.6667")
         ]
     );
 }

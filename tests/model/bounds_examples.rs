@@ -124,7 +124,7 @@ fn analyze_opt(instrs: &[Instr], descs: &[Option<InstrDesc>], arch: &MicroArch) 
     let end = instrs.last().map_or(BASE, |i| i.address + i.len() as u64);
     let cfg = Cfg::build(instrs, BASE, end, 2);
     let deps = DepGraph::build(instrs, &cfg, true);
-    bounds::compute(instrs, descs, &deps, arch, &BoundOptions::default())
+    bounds::compute(instrs, descs, &deps, &[], arch, &BoundOptions::default())
 }
 
 fn close(a: Option<f64>, b: f64) -> bool {

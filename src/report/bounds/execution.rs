@@ -168,7 +168,10 @@ pub(super) fn chain(f: &ChainFacts, cycles: f64) -> RowWords {
             .input("carried-edge heads", heads)
         }
     };
-    words.input("memory dependencies", "simulated, not in this row")
+    words.input(
+        "memory dependencies",
+        "as simulated, up to one iteration apart",
+    )
 }
 
 /// A structure of the out-of-order window as printed.

@@ -132,7 +132,10 @@ fn long_chains_show_their_first_twelve_steps() {
     );
     assert_eq!(
         w.inputs.last(),
-        Some(&("memory dependencies", "simulated, not in this row".into()))
+        Some(&(
+            "memory dependencies",
+            "as simulated, up to one iteration apart".into()
+        ))
     );
 }
 
@@ -197,7 +200,7 @@ fn empty_region_renders_every_row() {
     let skl = crate::uarch::load("SKL").expect("SKL");
     let cfg = crate::cfg::Cfg::build(&[], 0, 0, 2);
     let deps = crate::deps::DepGraph::build(&[], &cfg, true);
-    let b = bounds::compute(&[], &[], &deps, &skl, &BoundOptions::default());
+    let b = bounds::compute(&[], &[], &deps, &[], &skl, &BoundOptions::default());
     let t = render_text(&b, &skl.name);
     assert!(t.contains("Cycles/iter"), "{t}");
     assert!(t.contains("n/a (needs working-set level)"), "{t}");
