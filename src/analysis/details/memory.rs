@@ -118,6 +118,15 @@ fn mem_slack(load: &InstrDesc, rmw: bool) -> f64 {
         .map_or(0.0, |own| (longest - own).max(0.0))
 }
 
+/// The load's latency from its memory operand to its result (0 without one in the data).
+fn own_mem(load: &InstrDesc) -> f64 {
+    load.latencies
+        .iter()
+        .filter(|l| l.via == LatVia::Memory)
+        .map(|l| l.cycles)
+        .fold(0.0, f64::max)
+}
+
 /// A store→load dependency the hardware resolves by memory renaming: the load's value is the
 /// store's data register, ready when the store starts (Zen 2 and later keep such values in
 /// a register file). Driven by the data: the store's measured round trip through memory
@@ -369,12 +378,22 @@ fn timing(
     };
     // Offsets count from each instruction's start, which for a load-op is its operation
     // ([`lead`]): a renamed value goes straight to it, a forwarded one through its load.
+    // The data's store→memory latency and the load's memory→register latency are each a
+    // whole store-then-load round trip (uops.info measures both through one): the value
+    // reaches the load's register a round trip after the store starts, counted once.
+    let forwarded = if m.write || lead(ld) > 0.0 {
+        ready - mem_slack(ld, m.write)
+    } else {
+        // The load's result a round trip after the store starts, not before its own
+        // latency from its start.
+        ready.max(own_mem(ld)) - longest_input_latency(ld).unwrap_or(0.0)
+    };
     let offset = if renamed && stack {
         STACK_RENAMING_CYCLES
     } else if renamed {
         0.0
     } else {
-        ready - mem_slack(ld, m.write) + lead(ld)
+        forwarded + lead(ld)
     } - lead(store);
     Some((whole(offset), renamed))
 }
