@@ -283,8 +283,8 @@ fn loop_accuracy_guard() {
     let m = o.metrics(bench::Tool::Suaca, |_| true);
     assert!(m.blocks >= 500, "{m:?}");
     assert!(m.coverage() >= 0.99, "{m:?}");
-    assert!(m.mape <= 0.08, "MAPE {}: {m:?}", m.mape);
-    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.92, "{m:?}");
+    assert!(m.mape <= 0.075, "MAPE {}: {m:?}", m.mape);
+    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.925, "{m:?}");
 }
 
 /// The kernel suite compiles with gcc and clang, at least 40 kernels give a single-block loop
