@@ -13,6 +13,7 @@ use crate::ir::Instr;
 use crate::sim::SimProgram;
 use crate::uarch::MicroArch;
 
+use super::details::memory::GraphEdge;
 use super::details::{self, frontend, Context, ModelOptions};
 use super::program;
 
@@ -57,6 +58,9 @@ pub struct RegionModel {
     pub loop_mode: bool,
     /// The part of the front end that streams a loop, where the front-end unit modelled it.
     pub front_end_source: Option<Source>,
+    /// The memory dependencies the dependency-graph dump shows (with `iterations` ≥ 2, across
+    /// iterations too); empty with `--no-mem-deps`.
+    pub memory: Vec<GraphEdge>,
 }
 
 /// Builds the model of the region `a` describes.
@@ -66,13 +70,14 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
     let limits = DepLimits::for_len(a.instrs.len());
     let deps = DepGraph::try_build(a.instrs, &cfg, looped, &limits)?;
     let loop_mode = a.loop_mode.unwrap_or(cfg.loop_branch().is_some());
+    let memory = memory_edges(a, looped, loop_mode);
     // Speed limits are per iteration of the loop: always with loop-carried dependencies.
     let bounds = if looped {
-        bounds_of(a, &deps, loop_mode)
+        bounds_of(a, &deps, &memory)
     } else {
         let cfg2 = Cfg::build(a.instrs, a.start, a.end, 2);
         let looped_deps = DepGraph::try_build(a.instrs, &cfg2, true, &limits)?;
-        bounds_of(a, &looped_deps, loop_mode)
+        bounds_of(a, &looped_deps, &memory_edges(a, true, loop_mode))
     };
     let cx = Context {
         instrs: a.instrs,
@@ -113,40 +118,30 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
         program,
         loop_mode,
         front_end_source,
+        memory,
     })
 }
 
 /// The speed limits, the chain row following the simulation's memory dependencies.
-fn bounds_of(a: &Assembly, deps: &DepGraph, loop_mode: bool) -> Bounds {
-    let memory: Vec<MemoryEdge> = if a.model.mem_deps {
-        let cx = Context {
-            instrs: a.instrs,
-            arch: a.arch,
-            model: a.model,
-            looped: true,
-            loop_mode,
-        };
-        let all: Vec<usize> = (0..a.instrs.len()).collect();
-        details::memory::graph_edges(&cx, &all, a.descs)
-            .into_iter()
-            .filter_map(|e| {
-                Some(MemoryEdge {
-                    store: e.store,
-                    load: e.load,
-                    distance: e.distance,
-                    latency: e.latency?,
-                })
+fn bounds_of(a: &Assembly, deps: &DepGraph, memory: &[GraphEdge]) -> Bounds {
+    let memory: Vec<MemoryEdge> = memory
+        .iter()
+        .filter_map(|e| {
+            Some(MemoryEdge {
+                store: e.store,
+                load: e.load,
+                distance: e.distance,
+                latency: e.latency?,
             })
-            .collect()
-    } else {
-        Vec::new()
-    };
+        })
+        .collect();
     let opts = BoundOptions::of(&a.model);
     bounds::compute(a.instrs, a.descs, deps, &memory, a.arch, &opts)
 }
 
-/// The memory edges the dependency-graph dump shows (the analysis' address tracking).
-pub fn memory_edges(a: &Assembly, m: &RegionModel) -> Vec<details::memory::GraphEdge> {
+/// The address analysis' store→load edges with the simulation's latencies (`looped`: across
+/// iterations too); none with `--no-mem-deps`.
+fn memory_edges(a: &Assembly, looped: bool, loop_mode: bool) -> Vec<GraphEdge> {
     if !a.model.mem_deps {
         return Vec::new();
     }
@@ -154,8 +149,8 @@ pub fn memory_edges(a: &Assembly, m: &RegionModel) -> Vec<details::memory::Graph
         instrs: a.instrs,
         arch: a.arch,
         model: a.model,
-        looped: a.iterations >= 2,
-        loop_mode: m.loop_mode,
+        looped,
+        loop_mode,
     };
     let all: Vec<usize> = (0..a.instrs.len()).collect();
     details::memory::graph_edges(&cx, &all, a.descs)

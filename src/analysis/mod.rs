@@ -17,7 +17,6 @@ pub use warning::Warning;
 
 use thiserror::Error;
 
-use crate::bounds::BoundOptions;
 use crate::db::InstrDesc;
 use crate::deps::{DepGraph, TooComplex};
 use crate::ir::{BranchKind, Instr, Region};
@@ -131,11 +130,6 @@ impl AnalysisOptions {
             runs.extend(self.what_if.combinations());
         }
         runs
-    }
-
-    /// The speed-limit options that follow the model's switches.
-    pub fn bound_options(&self) -> BoundOptions {
-        BoundOptions::of(&self.model)
     }
 
     /// The run whose per-line statistics the table shows.
@@ -382,8 +376,6 @@ pub fn analyze_region(
         copies: opts.iterations,
         loop_mode: None,
     };
-    let model = assembly::assemble(&assembly)?;
-    let memory = assembly::memory_edges(&assembly, &model);
     let RegionModel {
         cfg,
         deps,
@@ -391,7 +383,8 @@ pub fn analyze_region(
         program,
         loop_mode,
         front_end_source,
-    } = model;
+        memory,
+    } = assembly::assemble(&assembly)?;
     let all: Vec<usize> = (0..instrs.len()).collect();
     let graphs = graphs::build(instrs, descs, &cfg, &deps, &memory);
     let mut main = run_path(program, instrs, descs, machine, opts, &all, loop_mode)?;
