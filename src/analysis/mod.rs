@@ -391,12 +391,19 @@ pub fn analyze_region(
 
     let mut warnings = Vec::new();
     for (instr, desc) in instrs.iter().zip(descs) {
-        if desc.is_none() {
-            warnings.push(Warning::NoData {
+        match desc {
+            None => warnings.push(Warning::NoData {
                 line: instr.line,
                 text: instr.text.clone(),
                 arch: machine.name.clone(),
-            });
+            }),
+            Some(d) if instr.iced.has_lock_prefix() && !d.string.contains("_LOCK") => warnings
+                .push(Warning::LockIgnored {
+                    line: instr.line,
+                    text: instr.text.clone(),
+                    arch: machine.name.clone(),
+                }),
+            Some(_) => {}
         }
     }
     let detail = opts

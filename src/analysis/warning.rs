@@ -15,6 +15,16 @@ pub enum Warning {
         /// The arch.
         arch: String,
     },
+    /// A LOCK-prefixed instruction whose arch data has only the plain form: the plain form's
+    /// figures stand in, though a locked operation takes longer.
+    LockIgnored {
+        /// The line (0-based in its region).
+        line: usize,
+        /// Its instruction (Intel syntax).
+        text: String,
+        /// The arch.
+        arch: String,
+    },
     /// `-b` asked for the branch analysis of a region without a conditional jump.
     NoConditionalJump,
     /// A warning of the assembler, in its own words (mapped to the user's file).

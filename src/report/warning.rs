@@ -41,6 +41,10 @@ pub fn message(w: &Warning) -> String {
                 "line {line}: no data for `{text}` on {arch}; it is not accounted in the analysis"
             )
         }
+        Warning::LockIgnored { line, text, arch } => format!(
+            "line {line}: no data for the locked form of `{text}` on {arch}; the plain form's \
+             figures are used, and a locked operation takes longer"
+        ),
         Warning::NoConditionalJump => "-b: the region has no conditional jump".to_string(),
         Warning::Assembler(message) => message.clone(),
         Warning::Dataset(d) => dataset_message(d),

@@ -439,3 +439,22 @@ fn store_forwarding_round_trip_counts_once() {
         .expect("throughput");
     assert!((t - 8.0).abs() < 0.1, "{t}");
 }
+
+/// A LOCK-prefixed instruction whose arch data has only the plain form says so: the embedded
+/// ZEN4 data has no locked forms (`suaca measure` leaves them out), so `lock add dword ptr
+/// [rdi], 1` warns that the plain `add`'s figures stand in; the plain `add` does not warn.
+#[test]
+fn a_lock_prefix_without_data_is_named() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let run = |hex: &str| {
+        let out = suaca(&["--arch", "ZEN4", "-p", "--hex", hex], home.path());
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout)
+    };
+    let locked = run("f0830701");
+    assert!(
+        locked.contains("no data for the locked form of `lock add dword ptr [rdi], 0x1` on ZEN4"),
+        "{locked}"
+    );
+    assert!(!run("830701").contains("locked form"));
+}
