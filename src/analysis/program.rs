@@ -386,8 +386,27 @@ pub fn build(
             }
         })
         .collect();
+    let failing: Vec<usize> = forwarding_failures(&mem_inputs);
     for m in mem_inputs {
         push_input(&mut instrs[m.consumer].inputs, m.input);
+    }
+    // A load that store forwarding cannot serve waits for the store to commit, and the next
+    // such load for it (`memory.store_forward_fail_cycles`, Zen 4: 19 cycles a load).
+    if let Some(p) = cx.arch.memory.store_forward_fail_cycles {
+        for (k, &load) in failing.iter().enumerate() {
+            let (producer, distance) = match k {
+                0 => (failing[failing.len() - 1], 1),
+                _ => (failing[k - 1], 0),
+            };
+            push_input(
+                &mut instrs[load].inputs,
+                SimInput {
+                    producer: producer as u32,
+                    distance,
+                    offset: p,
+                },
+            );
+        }
     }
     // The engine forgets an instruction once it completes, so it must not complete before
     // its last consumer may start (a store whose value reaches a load by plain forwarding
@@ -422,6 +441,19 @@ pub fn build(
             && cx.arch.scheduler.whole_instruction_dispatch == Some(true),
         instrs,
     }
+}
+
+/// The positions of the loads whose store→load edge reads bytes the store did not write, in
+/// program order, each once.
+fn forwarding_failures(mem_inputs: &[memory::MemInput]) -> Vec<usize> {
+    let mut out: Vec<usize> = mem_inputs
+        .iter()
+        .filter(|m| m.partial)
+        .map(|m| m.consumer)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// How an instruction executes: as its data says, eliminated at rename, or (moves and zero

@@ -222,6 +222,10 @@ pub struct Memory {
     pub l2_latency: Option<u32>,
     /// Store-to-load forwarding latency, cycles.
     pub store_forward_latency: Option<u32>,
+    /// Cycles between loads that store forwarding cannot serve (a load reading bytes of an
+    /// in-flight store and others): each waits for its store to commit (absent: no penalty
+    /// beyond the dependency).
+    pub store_forward_fail_cycles: Option<u32>,
     /// Fast pointer chasing: a load `[base + disp]` (no index, 0 ≤ disp < 2048) whose base
     /// another load wrote reaches its result a cycle sooner than the data's latency says
     /// (Intel Sandy Bridge to Cascade Lake).

@@ -171,6 +171,8 @@ pub struct MemInput {
     pub input: SimInput,
     /// Memory renaming gives the load its value (see [`renamed`]).
     pub renamed: bool,
+    /// The load reads bytes the store did not write: store forwarding fails.
+    pub partial: bool,
 }
 
 /// A store→load dependency as the analysis found it, before latencies.
@@ -428,6 +430,7 @@ pub fn inputs(
                 offset,
             },
             renamed,
+            partial: e.partial,
         });
     }
     out

@@ -1,0 +1,40 @@
+# Store forwarding that fails on Zen 4 (data/arch/ZEN4.toml `memory.store_forward_fail_cycles`):
+# unrolled blocks where a load reads a store's bytes. `suaca profile` on Zen 4 (family 25 model
+# 17, 2026-11-26) measured the cycles per copy noted after each block: a load that reads bytes
+# of an in-flight store and other bytes (a second store or older memory) waits for the store
+# to commit, and the next such load for it: 19 cycles a load; a load inside one store is
+# forwarded (1.00, the store's rate).
+        .intel_syntax noprefix
+        .text
+# an 8-byte load over two 4-byte stores: 19.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        mov dword ptr [rsp-0x18], 0
+        mov dword ptr [rsp-0x14], 0
+        vmovq xmm0, qword ptr [rsp-0x18]
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# an 8-byte load over a 4-byte store and older bytes: 19.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        mov dword ptr [rsp-0x18], eax
+        mov rcx, qword ptr [rsp-0x18]
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# the upper 4 bytes of an 8-byte store: 1.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        mov qword ptr [rsp-0x18], rax
+        mov ecx, dword ptr [rsp-0x14]
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# the lower 4 bytes of an 8-byte store: 1.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        mov qword ptr [rsp-0x18], rax
+        mov ecx, dword ptr [rsp-0x18]
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# a 4-byte load over a 1-byte store: 19.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        mov byte ptr [rsp-0x18], al
+        mov ecx, dword ptr [rsp-0x18]
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# two 4-byte stores through rdi read as 8 bytes: 19.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        mov dword ptr [rdi], eax
+        mov dword ptr [rdi+4], eax
+        mov rcx, qword ptr [rdi]
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
