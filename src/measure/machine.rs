@@ -55,6 +55,9 @@ pub struct MachineParams {
     /// An instruction's dispatch slots go in one cycle
     /// (`scheduler.whole_instruction_dispatch`).
     pub whole_instruction_dispatch: Option<bool>,
+    /// Cycles between loads that store forwarding cannot serve
+    /// (`memory.store_forward_fail_cycles`).
+    pub store_forward_fail_cycles: Option<u32>,
     /// Taken branches per cycle (`front_end.taken_branches_per_cycle`).
     pub taken_branches_per_cycle: Option<f64>,
     /// The readings each decided rule came from, by arch field.
@@ -206,6 +209,15 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
             .unwrap_or_default();
         sources.push(("\"fusion.unlaminate_indexed\"".into(), note(&why)));
     }
+    if let Some(c) = m.store_forward_fail_cycles {
+        mem.push(format!("store_forward_fail_cycles = {c}"));
+        let why = m
+            .rule_evidence
+            .get("memory.store_forward_fail_cycles")
+            .cloned()
+            .unwrap_or_default();
+        sources.push(("\"memory.store_forward_fail_cycles\"".into(), note(&why)));
+    }
     if let Some(r) = m.taken_branches_per_cycle {
         if let Some((_, lines)) = tables.iter_mut().find(|(t, _)| *t == "front_end") {
             lines.push(format!("taken_branches_per_cycle = {r}"));
@@ -313,6 +325,7 @@ mod tests {
             cl_shifts_read_flags: Some(false),
             indexed_integer_stores: Some(true),
             whole_instruction_dispatch: Some(true),
+            store_forward_fail_cycles: Some(19),
             ..MachineParams::default()
         };
         m.rule_evidence.insert(
@@ -334,6 +347,7 @@ mod tests {
             Some(crate::uarch::Unlamination::IndexedIntegerStores)
         );
         assert_eq!(a.scheduler.whole_instruction_dispatch, Some(true));
+        assert_eq!(a.memory.store_forward_fail_cycles, Some(19));
         assert!(a.sources["memory.stack_renaming"].contains("push rax; pop rax 1.000"));
         // Unmeasured rules are inherited.
         let plain = to_toml("ZEN4", Some("ZEN4"), &MachineParams::default());

@@ -159,6 +159,13 @@ mod host {
         assert_eq!(arch.memory.stack_renaming, m.stack_renaming);
         if is_zen4() {
             assert_eq!(rules, [Some(true); 7], "{:?}", m.rule_evidence);
+            // Failed forwarding costs 19 cycles there (testdata/asm/forward_fail.s).
+            assert_eq!(
+                m.store_forward_fail_cycles,
+                Some(19),
+                "{:?}",
+                m.rule_evidence
+            );
             // Shifts by CL do not wait for the flags there (testdata/asm/cl_shifts.s).
             assert_eq!(m.cl_shifts_read_flags, Some(false), "{:?}", m.rule_evidence);
         } else {

@@ -22,8 +22,10 @@
 //!   its two slots never split, 5 a cycle) against 5/6 split; decided when the store takes
 //!   two slots, yes above the midpoint.
 //!
-//! and one rate: `front_end.taken_branches_per_cycle`, from a run of `jmp` to the next
-//! instruction (1.07 cycles per branch on Zen 4: 0.93 a cycle, written to two decimals).
+//! and two rates: `front_end.taken_branches_per_cycle`, from a run of `jmp` to the next
+//! instruction (1.07 cycles per branch on Zen 4: 0.93 a cycle, written to two decimals), and
+//! `memory.store_forward_fail_cycles`, from `mov dword [r14+4096], eax; mov rcx, [r14+4096]`
+//! unrolled, a load over a 4-byte store and older bytes (19.00 cycles per copy on Zen 4).
 
 use iced_x86::{Code, Instruction, MemoryOperand, Register};
 
@@ -128,6 +130,19 @@ pub(super) fn specs() -> Vec<Spec> {
         store_and_zeros(true, 4),
         store_and_zeros(false, 4),
         store_and_zeros(true, 3),
+        tp_spec(
+            vec![
+                Instruction::with2(
+                    Code::Mov_rm32_r32,
+                    MemoryOperand::with_base_displ(Register::R14, 4096),
+                    Register::EAX,
+                )
+                .expect("store"),
+                load(Register::RCX),
+            ],
+            vec![],
+            vec![],
+        ),
     ]
 }
 
@@ -202,6 +217,13 @@ pub(super) fn read(v: &[Option<f64>], m: &mut MachineParams) {
             );
         }
     }
+    if let Some(t) = get(13).filter(|t| *t >= 1.5) {
+        m.store_forward_fail_cycles = Some(t.round() as u32);
+        note(
+            "memory.store_forward_fail_cycles",
+            format!("mov dword [m], eax; mov rcx, [m] (8 bytes over a 4-byte store) {t:.3} cycles per copy"),
+        );
+    }
     if let Some(t) = get(8).filter(|t| *t > 0.0) {
         m.taken_branches_per_cycle = Some((100.0 / t).round() / 100.0);
         note(
@@ -228,7 +250,7 @@ mod tests {
         // The readings of testdata/asm fixtures on Zen 4 (docs/model.md).
         let mut m = params();
         let v = [
-            0.334, 0.334, 1.25, 1.61, 1.0, 1.0, 2.0, 1.0, 1.07, 1.0, 1.0, 0.834, 1.0,
+            0.334, 0.334, 1.25, 1.61, 1.0, 1.0, 2.0, 1.0, 1.07, 1.0, 1.0, 0.834, 1.0, 19.0,
         ]
         .map(Some);
         read(&v, &mut m);
@@ -241,7 +263,8 @@ mod tests {
         assert_eq!(m.cl_shifts_read_flags, Some(false));
         assert_eq!(m.indexed_integer_stores, Some(true));
         assert_eq!(m.whole_instruction_dispatch, Some(true));
-        assert_eq!(m.rule_evidence.len(), 9);
+        assert_eq!(m.store_forward_fail_cycles, Some(19));
+        assert_eq!(m.rule_evidence.len(), 10);
     }
 
     #[test]
@@ -250,7 +273,7 @@ mod tests {
         // one store a cycle, store forwarding.
         let mut m = params();
         let v = [
-            0.5, 0.334, 1.0, 1.0, 1.0, 2.0, 2.0, 6.0, 2.0, 2.0, 0.834, 0.834, 0.667,
+            0.5, 0.334, 1.0, 1.0, 1.0, 2.0, 2.0, 6.0, 2.0, 2.0, 0.834, 0.834, 0.667, 1.0,
         ]
         .map(Some);
         read(&v, &mut m);
@@ -260,12 +283,14 @@ mod tests {
         assert_eq!(m.store_line_pairs, Some(false));
         assert_eq!(m.stack_renaming, Some(false));
         assert_eq!(m.cl_shifts_read_flags, Some(true));
+        // Forwarding that does not fail leaves the cost unset.
+        assert_eq!(m.store_forward_fail_cycles, None);
         // A one-slot store leaves the dispatch rule undecided.
         assert_eq!(m.indexed_integer_stores, Some(false));
         assert_eq!(m.whole_instruction_dispatch, None);
         // Two slots that split: 5/6.
         let mut m = params();
-        let mut v = [None; 13];
+        let mut v = [None; 14];
         v[10] = Some(1.0);
         v[11] = Some(0.834);
         v[12] = Some(0.834);
@@ -273,9 +298,9 @@ mod tests {
         assert_eq!(m.whole_instruction_dispatch, Some(false));
         // A kernel that did not run decides nothing.
         let mut m = params();
-        read(&[None; 13], &mut m);
+        read(&[None; 14], &mut m);
         assert_eq!(m.stack_renaming, None);
         assert!(m.rule_evidence.is_empty());
-        assert_eq!(specs().len(), 13);
+        assert_eq!(specs().len(), 14);
     }
 }
