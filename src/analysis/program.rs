@@ -387,26 +387,19 @@ pub fn build(
         })
         .collect();
     let failing: Vec<usize> = forwarding_failures(&mem_inputs);
+    let served: Vec<usize> = served_loads(&mem_inputs);
     for m in mem_inputs {
         push_input(&mut instrs[m.consumer].inputs, m.input);
+    }
+    // Loads served from the store queue (forwarded or renamed) one a cycle where the arch
+    // says so (`memory.forwarded_loads_per_cycle`, Zen 4: 1): each a cycle after the last.
+    if cx.arch.memory.forwarded_loads_per_cycle == Some(1) {
+        chain(&mut instrs, &served, 1);
     }
     // A load that store forwarding cannot serve waits for the store to commit, and the next
     // such load for it (`memory.store_forward_fail_cycles`, Zen 4: 19 cycles a load).
     if let Some(p) = cx.arch.memory.store_forward_fail_cycles {
-        for (k, &load) in failing.iter().enumerate() {
-            let (producer, distance) = match k {
-                0 => (failing[failing.len() - 1], 1),
-                _ => (failing[k - 1], 0),
-            };
-            push_input(
-                &mut instrs[load].inputs,
-                SimInput {
-                    producer: producer as u32,
-                    distance,
-                    offset: p,
-                },
-            );
-        }
+        chain(&mut instrs, &failing, p);
     }
     // The engine forgets an instruction once it completes, so it must not complete before
     // its last consumer may start (a store whose value reaches a load by plain forwarding
@@ -441,6 +434,38 @@ pub fn build(
             && cx.arch.scheduler.whole_instruction_dispatch == Some(true),
         instrs,
     }
+}
+
+/// Orders the instructions at `positions` (program order): each may start `offset` cycles
+/// after the one before, the first after the last one of the previous iteration.
+fn chain(instrs: &mut [SimInstr], positions: &[usize], offset: u32) {
+    for (k, &at) in positions.iter().enumerate() {
+        let (producer, distance) = match k {
+            0 => (positions[positions.len() - 1], 1),
+            _ => (positions[k - 1], 0),
+        };
+        push_input(
+            &mut instrs[at].inputs,
+            SimInput {
+                producer: producer as u32,
+                distance,
+                offset,
+            },
+        );
+    }
+}
+
+/// The positions of the loads a store serves (forwarding or renaming, not failing), in
+/// program order, each once.
+fn served_loads(mem_inputs: &[memory::MemInput]) -> Vec<usize> {
+    let mut out: Vec<usize> = mem_inputs
+        .iter()
+        .filter(|m| !m.partial)
+        .map(|m| m.consumer)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The positions of the loads whose store→load edge reads bytes the store did not write, in

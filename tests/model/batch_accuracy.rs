@@ -111,7 +111,8 @@ fn full_model_accuracy_on_bhive_dev() {
 /// with partial loads merging in a cycle; 6.4% / 0.918 with 8-byte stores from xmm pairing;
 /// 6.3% / 0.919 with CL shifts off the flags and stack slots renamed through rsp; 6.2% /
 /// 0.919 with two-slot indexed stores; 6.17% / 0.919 with store forwarding counted once;
-/// 6.12% / 0.920 with failed forwarding serialized).
+/// 6.12% / 0.920 with failed forwarding serialized; 6.14% / 0.921 with served loads one a
+/// cycle).
 #[test]
 fn zen4_block_set_accuracy() {
     let Some((xml, _)) = common::bhive_dev() else {

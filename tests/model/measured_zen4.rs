@@ -480,6 +480,19 @@ fn failed_store_forwarding_serializes_the_loads() {
     }
 }
 
+/// Loads served by the store queue run one a cycle on Zen 4 (testdata/asm/forwarded_loads.s,
+/// measured with `suaca profile`; by hand: each such load a cycle after the previous one, the
+/// others at three AGUs for two memory operations, 0.67): one store-load pair of an address
+/// 1.00 whether renamed or forwarded, of two addresses 0.67, two pairs 2.00.
+#[test]
+fn served_loads_run_one_a_cycle() {
+    let Some(tps) = long_run("forwarded_loads.s", &[]) else {
+        return;
+    };
+    let want = [1.0, 0.67, 1.0, 0.67, 1.0, 1.0, 2.0];
+    assert_regions(&tps, &want, 0.04);
+}
+
 /// A stack slot written and read back through rsp is renamed on Zen 4 even when rsp moved
 /// between them (testdata/asm/stack_slots.s, measured with `suaca profile`; by hand: the
 /// chain is the load's renamed value, one cycle a copy, or the `add`): 1.00 for `sub rsp`,
