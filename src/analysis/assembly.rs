@@ -79,15 +79,8 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
         let looped_deps = DepGraph::try_build(a.instrs, &cfg2, true, &limits)?;
         bounds_of(a, &looped_deps, &memory_edges(a, true, loop_mode))
     };
-    let cx = Context {
-        instrs: a.instrs,
-        arch: a.arch,
-        model: a.model,
-        looped,
-        loop_mode,
-    };
     let all: Vec<usize> = (0..a.instrs.len()).collect();
-    let mut program = program::build(&all, a.descs, &deps, &cx);
+    let mut program = program::build(&all, a.descs, &deps, &context(a, looped, loop_mode));
     let mut front_end_source = None;
     if a.model.frontend {
         let layout = if loop_mode {
@@ -145,13 +138,17 @@ fn memory_edges(a: &Assembly, looped: bool, loop_mode: bool) -> Vec<GraphEdge> {
     if !a.model.mem_deps {
         return Vec::new();
     }
-    let cx = Context {
+    let all: Vec<usize> = (0..a.instrs.len()).collect();
+    details::memory::graph_edges(&context(a, looped, loop_mode), &all, a.descs)
+}
+
+/// The program builder's view of `a`.
+fn context<'a>(a: &Assembly<'a>, looped: bool, loop_mode: bool) -> Context<'a> {
+    Context {
         instrs: a.instrs,
         arch: a.arch,
         model: a.model,
         looped,
         loop_mode,
-    };
-    let all: Vec<usize> = (0..a.instrs.len()).collect();
-    details::memory::graph_edges(&cx, &all, a.descs)
+    }
 }

@@ -193,6 +193,11 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
         let why = m.rule_evidence.get(&path).cloned().unwrap_or_default();
         sources.push((format!("\"{path}\""), note(&why)));
     }
+    // A measured field's source: its readings.
+    let evidence = |path: &str| {
+        let why = m.rule_evidence.get(path).cloned().unwrap_or_default();
+        (format!("\"{path}\""), note(&why))
+    };
     if let Some(two) = m.indexed_integer_stores {
         if let Some((_, lines)) = tables.iter_mut().find(|(t, _)| *t == "fusion") {
             let rule = if two {
@@ -202,32 +207,17 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
             };
             lines.push(format!("unlaminate_indexed = \"{rule}\""));
         }
-        let why = m
-            .rule_evidence
-            .get("fusion.unlaminate_indexed")
-            .cloned()
-            .unwrap_or_default();
-        sources.push(("\"fusion.unlaminate_indexed\"".into(), note(&why)));
+        sources.push(evidence("fusion.unlaminate_indexed"));
     }
     if let Some(c) = m.store_forward_fail_cycles {
         mem.push(format!("store_forward_fail_cycles = {c}"));
-        let why = m
-            .rule_evidence
-            .get("memory.store_forward_fail_cycles")
-            .cloned()
-            .unwrap_or_default();
-        sources.push(("\"memory.store_forward_fail_cycles\"".into(), note(&why)));
+        sources.push(evidence("memory.store_forward_fail_cycles"));
     }
     if let Some(r) = m.taken_branches_per_cycle {
         if let Some((_, lines)) = tables.iter_mut().find(|(t, _)| *t == "front_end") {
             lines.push(format!("taken_branches_per_cycle = {r}"));
         }
-        let why = m
-            .rule_evidence
-            .get("front_end.taken_branches_per_cycle")
-            .cloned()
-            .unwrap_or_default();
-        sources.push(("\"front_end.taken_branches_per_cycle\"".into(), note(&why)));
+        sources.push(evidence("front_end.taken_branches_per_cycle"));
     }
     for t in top {
         s.push_str(&t);
