@@ -386,8 +386,8 @@ pub fn build(
             }
         })
         .collect();
-    let failing: Vec<usize> = forwarding_failures(&mem_inputs);
-    let served: Vec<usize> = served_loads(&mem_inputs);
+    let failing = loads_served(&mem_inputs, false);
+    let served = loads_served(&mem_inputs, true);
     for m in mem_inputs {
         push_input(&mut instrs[m.consumer].inputs, m.input);
     }
@@ -455,25 +455,12 @@ fn chain(instrs: &mut [SimInstr], positions: &[usize], offset: u32) {
     }
 }
 
-/// The positions of the loads a store serves (forwarding or renaming, not failing), in
-/// program order, each once.
-fn served_loads(mem_inputs: &[memory::MemInput]) -> Vec<usize> {
+/// The positions of the loads a store serves (`served`: forwarding or renaming) or fails to
+/// serve (a load reading bytes the store did not write), in program order, each once.
+fn loads_served(mem_inputs: &[memory::MemInput], served: bool) -> Vec<usize> {
     let mut out: Vec<usize> = mem_inputs
         .iter()
-        .filter(|m| !m.partial)
-        .map(|m| m.consumer)
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
-/// The positions of the loads whose store→load edge reads bytes the store did not write, in
-/// program order, each once.
-fn forwarding_failures(mem_inputs: &[memory::MemInput]) -> Vec<usize> {
-    let mut out: Vec<usize> = mem_inputs
-        .iter()
-        .filter(|m| m.partial)
+        .filter(|m| m.partial != served)
         .map(|m| m.consumer)
         .collect();
     out.sort_unstable();

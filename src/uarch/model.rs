@@ -227,7 +227,7 @@ pub struct Memory {
     /// beyond the dependency).
     pub store_forward_fail_cycles: Option<u32>,
     /// Loads a cycle that the store queue serves (forwarded or renamed values; absent: no
-    /// limit beyond the load ports).
+    /// limit beyond the load ports). Only 1 is modelled (the loads in a chain a cycle apart).
     pub forwarded_loads_per_cycle: Option<u32>,
     /// Fast pointer chasing: a load `[base + disp]` (no index, 0 ≤ disp < 2048) whose base
     /// another load wrote reaches its result a cycle sooner than the data's latency says
