@@ -493,6 +493,22 @@ fn served_loads_run_one_a_cycle() {
     assert_regions(&tps, &want, 0.04);
 }
 
+/// In-lane shuffles run on FP1-FP3 on Zen 4 (testdata/asm/shuffle_ports.s, measured with
+/// `suaca profile`; by hand: µops over the pipes they share): four shuffles 4/3 = 1.33; three
+/// with two FP adds (FP2/FP3) 5/3 = 1.67; three with two FP multiplies (FP0/FP1) 5/4 = 1.25.
+/// The data's interference fit had put them on all four pipes (1.00, 1.25, 1.25).
+#[test]
+fn shuffles_take_three_fp_pipes() {
+    let Some(tps) = long_run("shuffle_ports.s", &[]) else {
+        return;
+    };
+    let mut want = vec![1.333];
+    for _ in 0..4 {
+        want.extend([1.667, 1.25]);
+    }
+    assert_regions(&tps, &want, 0.04);
+}
+
 /// A stack slot written and read back through rsp is renamed on Zen 4 even when rsp moved
 /// between them (testdata/asm/stack_slots.s, measured with `suaca profile`; by hand: the
 /// chain is the load's renamed value, one cycle a copy, or the `add`): 1.00 for `sub rsp`,
