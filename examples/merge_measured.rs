@@ -17,16 +17,10 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::process::ExitCode;
 
-use suaca::uopsxml::{read_file, write_instructions, ArchFilter, InstrRecord, WriteOptions};
+use suaca::uopsxml::{read_file, ArchFilter, InstrRecord};
 
 fn main() -> ExitCode {
-    match real_main() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("merge_measured: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    measured_file::run("merge_measured", real_main)
 }
 
 fn real_main() -> Result<(), String> {
@@ -41,17 +35,8 @@ fn real_main() -> Result<(), String> {
     let read = |p: &str| read_file(Path::new(p), &ArchFilter::All).map_err(|e| format!("{p}: {e}"));
     let base_recs = read(base)?;
     let add_recs = read(add)?;
-    let date = root_date(base)?;
     let (merged, added, kept) = merge(base_recs, add_recs, replace);
-    let mut xml = Vec::new();
-    write_instructions(&mut xml, &merged, &WriteOptions { date })
-        .map_err(|e| format!("{out}: {e}"))?;
-    let bytes = if out.ends_with(".zst") {
-        zstd::encode_all(&xml[..], 19).map_err(|e| format!("{out}: {e}"))?
-    } else {
-        xml
-    };
-    suaca::fsutil::write_atomic(Path::new(out), &bytes).map_err(|e| format!("{out}: {e}"))?;
+    measured_file::write_records(base, out, &merged)?;
     let what = if replace {
         "replaced"
     } else {
@@ -99,6 +84,5 @@ fn merge(
     (out, added, kept)
 }
 
-#[path = "shared/root_date.rs"]
-mod root_date;
-use root_date::root_date;
+#[path = "shared/measured_file.rs"]
+mod measured_file;

@@ -15,18 +15,10 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use suaca::uopsxml::{
-    read_file, write_instructions, ArchFilter, MeasureValues, PortUsage, WriteOptions,
-};
+use suaca::uopsxml::{read_file, ArchFilter, MeasureValues, PortUsage};
 
 fn main() -> ExitCode {
-    match real_main() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("refit_ports: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    measured_file::run("refit_ports", real_main)
 }
 
 fn real_main() -> Result<(), String> {
@@ -74,20 +66,10 @@ fn real_main() -> Result<(), String> {
             changed += 1;
         }
     }
-    let date = root_date(base)?;
-    let mut xml = Vec::new();
-    write_instructions(&mut xml, &recs, &WriteOptions { date })
-        .map_err(|e| format!("{out}: {e}"))?;
-    let bytes = if out.ends_with(".zst") {
-        zstd::encode_all(&xml[..], 19).map_err(|e| format!("{out}: {e}"))?
-    } else {
-        xml
-    };
-    suaca::fsutil::write_atomic(Path::new(out), &bytes).map_err(|e| format!("{out}: {e}"))?;
+    measured_file::write_records(base, out, &recs)?;
     println!("{changed} records re-fitted to {to}");
     Ok(())
 }
 
-#[path = "shared/root_date.rs"]
-mod root_date;
-use root_date::root_date;
+#[path = "shared/measured_file.rs"]
+mod measured_file;
