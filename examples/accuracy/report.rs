@@ -6,8 +6,14 @@ use suaca::batch::metrics::{ape, Metrics};
 use crate::bench::{Block, Outcome, Tool};
 
 fn pct(x: f64) -> String {
+    pct_to(x, 1)
+}
+
+/// `x` as a percentage with `decimals` decimals (the MAPE column has two, so that a step of
+/// a few hundredths shows).
+fn pct_to(x: f64, decimals: usize) -> String {
     if x.is_finite() {
-        format!("{:.1}%", 100.0 * x)
+        format!("{:.*}%", decimals, 100.0 * x)
     } else {
         "-".into()
     }
@@ -67,7 +73,7 @@ fn row(label: &str, tool: &str, m: &Metrics) -> Vec<String> {
         tool.to_string(),
         m.blocks.to_string(),
         pct(m.coverage()),
-        pct(m.mape),
+        pct_to(m.mape, 2),
         pct(m.median_ape),
         m.kendall_tau.map_or("-".into(), |t| format!("{t:.3}")),
         pct(m.within_5),

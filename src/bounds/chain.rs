@@ -340,6 +340,15 @@ fn find_cycle(start: usize, tight: &[Vec<&Reduced>]) -> Option<Vec<Reduced>> {
 }
 
 /// The row and the chain.
+/// Adds `cand` (at iteration distance `distance`) unless a heavier or equal edge between the
+/// same lines and distance is there already (the first in the graph's order on ties).
+fn keep_heaviest(merged: &mut BTreeMap<(usize, usize, u32), Edge>, cand: Edge, distance: u32) {
+    let key = (cand.from, cand.to, distance);
+    if merged.get(&key).is_none_or(|old| old.weight < cand.weight) {
+        merged.insert(key, cand);
+    }
+}
+
 pub(super) fn row(
     instrs: &[Instr],
     descs: &[Option<InstrDesc>],
@@ -403,12 +412,7 @@ pub(super) fn row(
             weight,
             loc: Some(e.loc),
         };
-        match merged.get(&(from, to, e.distance)) {
-            Some(old) if old.weight >= weight => {}
-            _ => {
-                merged.insert((from, to, e.distance), cand);
-            }
-        }
+        keep_heaviest(&mut merged, cand, e.distance);
     }
     if opts.stack_sync {
         // A stack-sync µop rebuilds rsp from the last explicit write, a cycle later.
@@ -429,12 +433,7 @@ pub(super) fn row(
                 weight,
                 loc: Some(rsp),
             };
-            match merged.get(&(j, k, d)) {
-                Some(old) if old.weight >= weight => {}
-                _ => {
-                    merged.insert((j, k, d), cand);
-                }
-            }
+            keep_heaviest(&mut merged, cand, d);
         }
     }
     // Through memory, as the simulation: the store's start to the load's (no location).
@@ -450,12 +449,7 @@ pub(super) fn row(
             weight: i64::from(m.latency),
             loc: None,
         };
-        match merged.get(&(m.store, m.load, m.distance)) {
-            Some(old) if old.weight >= cand.weight => {}
-            _ => {
-                merged.insert((m.store, m.load, m.distance), cand);
-            }
-        }
+        keep_heaviest(&mut merged, cand, m.distance);
     }
     let edges: Vec<(Edge, u32)> = merged.into_iter().map(|((_, _, d), e)| (e, d)).collect();
     let carried = edges.iter().filter(|e| e.1 == 1).count();

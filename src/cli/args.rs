@@ -98,9 +98,9 @@ pub struct MeasureArgs {
     #[arg(long, value_name = "N")]
     pub cpu: Option<usize>,
     /// Also measure machine parameters (X-Ray style) and the pipeline rules the model reads
-    /// (NOP slots, fused branches, vector-to-GPR moves, store commit, stack renaming, taken
-    /// branches), and
-    /// write them as an arch TOML.
+    /// (NOP slots, fused branches, vector-to-GPR moves, store commit, stack renaming, CL
+    /// shifts, two-slot indexed stores, whole-instruction dispatch, failed store forwarding,
+    /// taken branches), and write them as an arch TOML.
     #[arg(long, value_name = "FILE")]
     pub machine: Option<PathBuf>,
     /// Stop after N variants (a quick look).

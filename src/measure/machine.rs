@@ -160,28 +160,53 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
             note("pointer chasing over 256 KiB in random line order"),
         ));
     }
-    // The pipeline rules (src/measure/run/pipeline_rules.rs), by table.
+    // The pipeline rules (src/measure/run/pipeline_rules.rs), by table, each with its
+    // readings as the source.
     let mut tables: Vec<(&str, Vec<String>)> = vec![
         ("front_end", Vec::new()),
         ("fusion", Vec::new()),
         ("scheduler", Vec::new()),
     ];
+    let flag = |v: Option<bool>| v.map(|v| v.to_string());
+    let unlamination = m.indexed_integer_stores.map(|two| {
+        let rule = if two {
+            "indexed_integer_stores"
+        } else {
+            "never"
+        };
+        format!("\"{rule}\"")
+    });
     for (table, field, value) in [
-        ("front_end", "nops_take_no_slot", m.nops_take_no_slot),
-        ("fusion", "fused_writer_on_alu", m.fused_writer_on_alu),
+        ("front_end", "nops_take_no_slot", flag(m.nops_take_no_slot)),
+        ("fusion", "fused_writer_on_alu", flag(m.fused_writer_on_alu)),
+        ("fusion", "unlaminate_indexed", unlamination),
         (
             "scheduler",
             "vector_to_gpr_holds_alus",
-            m.vector_to_gpr_holds_alus,
+            flag(m.vector_to_gpr_holds_alus),
         ),
-        ("scheduler", "cl_shifts_read_flags", m.cl_shifts_read_flags),
+        (
+            "scheduler",
+            "cl_shifts_read_flags",
+            flag(m.cl_shifts_read_flags),
+        ),
         (
             "scheduler",
             "whole_instruction_dispatch",
-            m.whole_instruction_dispatch,
+            flag(m.whole_instruction_dispatch),
         ),
-        ("memory", "store_line_pairs", m.store_line_pairs),
-        ("memory", "stack_renaming", m.stack_renaming),
+        ("memory", "store_line_pairs", flag(m.store_line_pairs)),
+        ("memory", "stack_renaming", flag(m.stack_renaming)),
+        (
+            "memory",
+            "store_forward_fail_cycles",
+            m.store_forward_fail_cycles.map(|c| c.to_string()),
+        ),
+        (
+            "front_end",
+            "taken_branches_per_cycle",
+            m.taken_branches_per_cycle.map(|r| r.to_string()),
+        ),
     ] {
         let Some(v) = value else { continue };
         let line = format!("{field} = {v}");
@@ -192,32 +217,6 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
         let path = format!("{table}.{field}");
         let why = m.rule_evidence.get(&path).cloned().unwrap_or_default();
         sources.push((format!("\"{path}\""), note(&why)));
-    }
-    // A measured field's source: its readings.
-    let evidence = |path: &str| {
-        let why = m.rule_evidence.get(path).cloned().unwrap_or_default();
-        (format!("\"{path}\""), note(&why))
-    };
-    if let Some(two) = m.indexed_integer_stores {
-        if let Some((_, lines)) = tables.iter_mut().find(|(t, _)| *t == "fusion") {
-            let rule = if two {
-                "indexed_integer_stores"
-            } else {
-                "never"
-            };
-            lines.push(format!("unlaminate_indexed = \"{rule}\""));
-        }
-        sources.push(evidence("fusion.unlaminate_indexed"));
-    }
-    if let Some(c) = m.store_forward_fail_cycles {
-        mem.push(format!("store_forward_fail_cycles = {c}"));
-        sources.push(evidence("memory.store_forward_fail_cycles"));
-    }
-    if let Some(r) = m.taken_branches_per_cycle {
-        if let Some((_, lines)) = tables.iter_mut().find(|(t, _)| *t == "front_end") {
-            lines.push(format!("taken_branches_per_cycle = {r}"));
-        }
-        sources.push(evidence("front_end.taken_branches_per_cycle"));
     }
     for t in top {
         s.push_str(&t);

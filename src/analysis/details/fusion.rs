@@ -36,39 +36,32 @@ pub fn slots_of(
         return desc.uops.max(1);
     }
     let fused = desc.fused_uops.unwrap_or(desc.uops).max(1);
-    if arch.fusion.unlaminate_indexed == Some(Unlamination::IndexedIntegerStores) {
-        // Measured on the indexed form too: the data's slot count does not show the split.
-        return if unlaminates(instr, arch) {
-            fused.max(2)
-        } else {
-            fused
-        };
-    }
-    if desc.variant != Variant::Indexed && unlaminates(instr, arch) {
-        // The data measured the base-only form: the indexed one issues unfused.
-        return fused.max(desc.uops).max(1);
-    }
-    fused
+    unlaminated(instr, desc, arch).map_or(fused, |unfused| fused.max(unfused))
 }
 
-/// Whether the arch un-laminates `instr`'s micro-fused µop because of an indexed address.
-fn unlaminates(instr: &Instr, arch: &MicroArch) -> bool {
+/// The slots `instr` takes when the arch un-laminates its micro-fused µop because of an
+/// indexed address; `None` when it stays fused or the data already counts the split.
+fn unlaminated(instr: &Instr, desc: &InstrDesc, arch: &MicroArch) -> Option<u32> {
     let indexed = instr.mem.iter().any(|m| m.index.is_some() && !m.agen);
     if !indexed {
-        return false;
+        return None;
     }
-    match arch.fusion.unlaminate_indexed {
-        Some(Unlamination::IndexedAlways) => true,
-        Some(Unlamination::IndexedUnlessRmwTwoOperand) => {
+    // Where the data measured the indexed form, its slot count shows Intel's split.
+    let base_only = desc.variant != Variant::Indexed;
+    match arch.fusion.unlaminate_indexed? {
+        Unlamination::IndexedAlways => base_only.then_some(desc.uops),
+        Unlamination::IndexedUnlessRmwTwoOperand => {
             // Stays fused only as `op reg, [mem]` with the register read and written.
             let i = &instr.iced;
-            !(i.op_count() == 2
+            let rmw_two_operand = i.op_count() == 2
                 && instr
                     .reads()
-                    .any(|a| instr.writes().any(|w| w.loc == a.loc)))
+                    .any(|a| instr.writes().any(|w| w.loc == a.loc));
+            (base_only && !rmw_two_operand).then_some(desc.uops)
         }
-        Some(Unlamination::IndexedIntegerStores) => is_integer_store(instr),
-        Some(Unlamination::Never) | None => false,
+        // Zen 4: our data counts dispatch slots of the indexed form too without the split.
+        Unlamination::IndexedIntegerStores => is_integer_store(instr).then_some(2),
+        Unlamination::Never => None,
     }
 }
 

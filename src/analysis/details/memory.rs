@@ -110,21 +110,16 @@ fn mem_slack(load: &InstrDesc, rmw: bool) -> f64 {
         return 0.0;
     }
     let longest = longest_input_latency(load).unwrap_or(0.0);
+    own_mem(load).map_or(0.0, |own| (longest - own).max(0.0))
+}
+
+/// The load's latency from its memory operand to its result, if the data has one.
+fn own_mem(load: &InstrDesc) -> Option<f64> {
     load.latencies
         .iter()
         .filter(|l| l.via == LatVia::Memory)
         .map(|l| l.cycles)
         .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
-        .map_or(0.0, |own| (longest - own).max(0.0))
-}
-
-/// The load's latency from its memory operand to its result (0 without one in the data).
-fn own_mem(load: &InstrDesc) -> f64 {
-    load.latencies
-        .iter()
-        .filter(|l| l.via == LatVia::Memory)
-        .map(|l| l.cycles)
-        .fold(0.0, f64::max)
 }
 
 /// A store→load dependency the hardware resolves by memory renaming: the load's value is the
@@ -388,7 +383,7 @@ fn timing(
     } else {
         // The load's result a round trip after the store starts, not before its own
         // latency from its start.
-        ready.max(own_mem(ld)) - longest_input_latency(ld).unwrap_or(0.0)
+        ready.max(own_mem(ld).unwrap_or(0.0)) - longest_input_latency(ld).unwrap_or(0.0)
     };
     let offset = if renamed && stack {
         STACK_RENAMING_CYCLES
