@@ -222,6 +222,10 @@ pub struct Memory {
     pub l2_latency: Option<u32>,
     /// Store-to-load forwarding latency, cycles.
     pub store_forward_latency: Option<u32>,
+    /// Cycles from a read-modify-write's start until a later load or read-modify-write of
+    /// its bytes has the value by store forwarding, where the data's memory-to-memory
+    /// latency is lower (a floor; absent: the data alone).
+    pub rmw_round_trip: Option<u32>,
     /// Cycles between loads that store forwarding cannot serve (a load reading bytes of an
     /// in-flight store and others): each waits for its store to commit (absent: no penalty
     /// beyond the dependency).

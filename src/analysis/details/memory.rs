@@ -373,6 +373,12 @@ fn timing(
         }
         _ => mem_ready(store, fallback),
     };
+    // A read-modify-write's stored value, forwarded: no sooner than the arch's measured
+    // round trip (Skylake: the data's 4 cycles, chains of them measure 5; docs/model.md).
+    let ready = match cx.arch.memory.rmw_round_trip {
+        Some(r) if w.read && w.write && !renamed => ready.max(f64::from(r)),
+        _ => ready,
+    };
     // Offsets count from each instruction's start, which for a load-op is its operation
     // ([`lead`]): a renamed value goes straight to it, a forwarded one through its load.
     // The data's store→memory latency and the load's memory→register latency are each a
