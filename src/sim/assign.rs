@@ -91,6 +91,11 @@ impl Assigner {
         Some(p)
     }
 
+    /// Whether a cycle issues only with room for a whole group ([`IssueRule::whole_groups`]).
+    pub(crate) fn whole_groups(&self) -> bool {
+        self.rule.whole_groups
+    }
+
     /// The issue group of this cycle is complete: its µops count from the next cycle on.
     pub(crate) fn end_group(&mut self) {
         for (w, g) in self.waiting.iter_mut().zip(self.group.iter_mut()) {

@@ -361,6 +361,20 @@ impl<'a> Engine<'a> {
         let ops = &self.plan.ops;
         let mut budget = self.plan.load_width;
         let mut space = self.plan.scheduler_size.saturating_sub(self.occupancy);
+        // Bound at issue with whole groups: a whole group or nothing. Not while an instance is
+        // partly loaded (its loaded µops cannot start before the rest: waiting could never
+        // end), nor when the scheduler is smaller than a group.
+        let partial = matches!(self.waiting.last(), Some(e) if self.is_partial(e.id));
+        if let Some(assigner) = &mut self.assigner {
+            if assigner.whole_groups()
+                && space < budget
+                && self.plan.scheduler_size >= budget
+                && !partial
+            {
+                assigner.end_group();
+                return;
+            }
+        }
         loop {
             // The newest instance still loading is the last waiting one; else load a fresh one.
             let partial = matches!(self.waiting.last(), Some(e) if self.is_partial(e.id));

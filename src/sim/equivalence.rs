@@ -214,15 +214,18 @@ fn arb_case() -> impl Strategy<Value = (SimProgram, SimMachine, SimOptions)> {
 }
 
 /// Port assignment at issue with random parameters: the alternating pair is two of the
-/// machine's ports (or none).
+/// machine's ports (or none); whole issue groups or not.
 fn arb_issue_rule(ports: usize) -> impl Strategy<Value = PortAssignment> {
     let pair = 0..ports.max(2) - 1;
-    (any::<bool>(), prop::option::of(pair)).prop_map(move |(until_complete, pair)| {
-        PortAssignment::Issue(IssueRule {
-            until_complete,
-            alternate: pair.filter(|_| ports >= 2).map_or(0, |p| 0b11 << p),
-        })
-    })
+    (any::<bool>(), prop::option::of(pair), any::<bool>()).prop_map(
+        move |(until_complete, pair, whole_groups)| {
+            PortAssignment::Issue(IssueRule {
+                until_complete,
+                alternate: pair.filter(|_| ports >= 2).map_or(0, |p| 0b11 << p),
+                whole_groups,
+            })
+        },
+    )
 }
 
 proptest! {
@@ -252,6 +255,7 @@ fn issue_rules() -> [PortAssignment; 2] {
         PortAssignment::Issue(IssueRule {
             until_complete,
             alternate: 0b1100,
+            whole_groups: false,
         })
     })
 }

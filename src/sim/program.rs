@@ -74,6 +74,9 @@ pub struct IssueRule {
     /// µops allowed on exactly these two ports (the loads' p23) alternate between them
     /// instead of following the counts; 0: no such pair.
     pub alternate: u32,
+    /// Nothing issues in a cycle whose scheduler has room for fewer µops than the issue
+    /// width: a full scheduler takes whole groups, not the one or two µops that fit.
+    pub whole_groups: bool,
 }
 
 /// The front end's delivery rate: an iteration may begin to load `cycles / per` cycles after

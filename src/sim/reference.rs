@@ -255,6 +255,17 @@ impl<'a> Engine<'a> {
         let mut budget = self
             .load_width
             .min(self.scheduler_size.saturating_sub(self.occupancy));
+        // Ports bound at issue with whole groups: room for a whole group, or nothing (unless
+        // an instance is partly loaded, or the scheduler is smaller than a group).
+        let partial =
+            matches!(self.window.back(), Some(s) if s.loaded < self.uop_counts[s.index as usize]);
+        if matches!(&self.issue, Some(i) if i.rule.whole_groups)
+            && budget < self.load_width
+            && self.scheduler_size >= self.load_width
+            && !partial
+        {
+            budget = 0;
+        }
         let mut position = 0;
         while budget > 0 {
             // The newest instance still loading, or a fresh one.

@@ -295,6 +295,10 @@ pub struct Scheduler {
     /// Whether an instruction's issue slots dispatch in one cycle: a two-slot instruction
     /// that finds one slot left in the cycle waits for the next (absent: no, slots split).
     pub whole_instruction_dispatch: Option<bool>,
+    /// With ports bound at issue: whether the renamer issues only when the scheduler has
+    /// room for a whole issue group (`issue_width` µops), so the groups the binding rule
+    /// sees stay whole when the scheduler is full (absent: no, as many µops as fit).
+    pub whole_issue_groups: Option<bool>,
 }
 
 /// When a micro-fused load+op µop with an indexed address is un-laminated at issue.

@@ -16,6 +16,7 @@ pub fn assignment(cx: &Context) -> PortAssignment {
             PortAssignment::Issue(IssueRule {
                 until_complete: false,
                 alternate: if loads.count_ones() == 2 { loads } else { 0 },
+                whole_groups: cx.arch.scheduler.whole_issue_groups == Some(true),
             })
         }
         _ => PortAssignment::Dispatch,
