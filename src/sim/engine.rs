@@ -406,10 +406,9 @@ impl<'a> Engine<'a> {
             let Some(last) = self.waiting.last_mut() else {
                 unreachable!("an instance is loading");
             };
-            // Its pending µops change below: no shortcut until its next full turn.
-            last.need = 0;
             let id = last.id;
-            let mut w = self.window.get(id);
+            // Changed in place: no copy of the record in and out.
+            let w = self.window.record_mut(id);
             let op = &ops[w.index as usize];
             let (s, d) = step(op, w.slots_loaded, w.loaded, budget, space);
             if (s, d) == (0, 0) {
@@ -425,12 +424,16 @@ impl<'a> Engine<'a> {
             }
             w.slots_loaded += s;
             w.loaded += d;
-            self.window.set(id, w);
+            let inst = w.inst(op);
             budget -= s;
             space -= d;
             self.occupancy += d;
             if d > 0 {
-                observer.loaded(cycle, w.inst(op), d);
+                if let Some(last) = self.waiting.last_mut() {
+                    // Its pending µops changed: no shortcut until its next full turn.
+                    last.need = 0;
+                }
+                observer.loaded(cycle, inst, d);
             }
         }
         if let Some(assigner) = &mut self.assigner {
@@ -441,7 +444,7 @@ impl<'a> Engine<'a> {
     /// Whether instance `id` is only partly loaded.
     #[inline]
     fn is_partial(&self, id: u64) -> bool {
-        let w = self.window.get(id);
+        let w = self.window.record(id);
         w.slots_loaded < self.plan.ops[w.index as usize].slots
     }
 
@@ -471,6 +474,10 @@ impl<'a> Engine<'a> {
         observer: &mut O,
     ) {
         let mut waiting = std::mem::take(&mut self.waiting);
+        // The records leave the window for the pass, so that a turn changes its instance's
+        // record in place instead of copying 64 bytes in and out; the pass neither loads
+        // instances nor reads records through the window.
+        let mut records = self.window.take_records();
         let mut kept = 0;
         for i in 0..waiting.len() {
             let mut entry = waiting[i];
@@ -478,9 +485,8 @@ impl<'a> Engine<'a> {
             // would place nothing (see `Entry::need`).
             let blocked = !WAITS && entry.need != 0 && entry.need & !self.ports.held() == 0;
             if !blocked && (WAITS || !self.asleep(&entry, cycle)) {
-                let mut w = self.window.get(entry.id);
-                let started = self.try_start::<WAITS, O>(&mut w, &mut entry, cycle, observer);
-                self.window.set(entry.id, w);
+                let w = &mut records[self.window.slot(entry.id)];
+                let started = self.try_start::<WAITS, O>(w, &mut entry, cycle, observer);
                 if started {
                     continue;
                 }
@@ -491,6 +497,7 @@ impl<'a> Engine<'a> {
         }
         waiting.truncate(kept);
         self.waiting = waiting;
+        self.window.restore_records(records);
     }
 
     /// One waiting instance's turn: places its µops, starts it if it can, else reports
