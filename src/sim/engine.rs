@@ -513,7 +513,7 @@ impl<'a> Engine<'a> {
             let bucket = (cycle & self.bucket_mask) as usize;
             if !self.timers[bucket].is_empty() {
                 self.woken.append(&mut self.timers[bucket]);
-                self.woken.sort_unstable_by(|a, b| b.id.cmp(&a.id));
+                self.woken.sort_unstable_by_key(|e| std::cmp::Reverse(e.id));
             }
         }
         let mut i = 0;
