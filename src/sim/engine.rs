@@ -429,10 +429,9 @@ impl<'a> Engine<'a> {
                 });
                 self.waiting.push(Entry::awake(id));
             }
-            let Some(last) = self.waiting.last_mut() else {
+            let Some(&Entry { id, .. }) = self.waiting.last() else {
                 unreachable!("an instance is loading");
             };
-            let id = last.id;
             // Changed in place: no copy of the record in and out.
             let w = self.window.record_mut(id);
             let op = &ops[w.index as usize];
