@@ -144,7 +144,12 @@ pub fn predict(
 ) -> Result<Prediction, BlockError> {
     let bytes = parse_hex(hex)?;
     let instrs = decode::decode_bytes(&bytes, 0)?;
-    predict_instrs(model, &instrs, opts)
+    // Decoded right here from their bytes: the database's memo by encoding applies.
+    let descs = instrs
+        .iter()
+        .map(|i| model.db.describe_decoded(i).ok())
+        .collect();
+    predict_described(model, &instrs, descs, opts)
 }
 
 /// Predicts decoded instructions (addresses as decoded, lines numbered from 0).
@@ -153,7 +158,17 @@ pub fn predict_instrs(
     instrs: &[Instr],
     opts: &PredictOptions,
 ) -> Result<Prediction, BlockError> {
-    let descs: Vec<Option<InstrDesc>> = instrs.iter().map(|i| model.db.describe(i).ok()).collect();
+    let descs = instrs.iter().map(|i| model.db.describe(i).ok()).collect();
+    predict_described(model, instrs, descs, opts)
+}
+
+/// [`predict_instrs`] with the instructions' data (`None`: no data).
+fn predict_described(
+    model: &ArchModel,
+    instrs: &[Instr],
+    descs: Vec<Option<InstrDesc>>,
+    opts: &PredictOptions,
+) -> Result<Prediction, BlockError> {
     let unsupported = descs.iter().filter(|d| d.is_none()).count();
     if unsupported == instrs.len() {
         return Err(BlockError::NoData {

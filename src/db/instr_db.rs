@@ -7,8 +7,9 @@
 //! `TP_unrolled`, else `TP_ports`; the `_same_reg`/`_indexed` attribute groups.
 
 use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
-use iced_x86::Instruction;
+use iced_x86::{Instruction, OpKind};
 
 use super::desc::{InstrDesc, PortGroupDesc, Variant};
 use super::form::Form;
@@ -54,6 +55,56 @@ pub struct InstrDb {
     by_iclass: HashMap<String, Vec<usize>>,
     /// Per form: Plain, SameReg, Indexed statics (`Err` = unusable data, with the reason).
     statics: Vec<[Option<Result<Static, String>>; 3]>,
+    /// Descriptions already made by [`InstrDb::describe_decoded`], by encoding.
+    memo: DescMemo,
+}
+
+/// The memo key of a decoded instruction ([`memo_key`]).
+type MemoKey = Instruction;
+
+/// Shards of [`DescMemo`]: threads describing different instructions seldom wait on the
+/// same lock.
+const MEMO_SHARDS: usize = 16;
+/// Descriptions a shard keeps before it starts over: memory stays bounded however long the
+/// batch (16 × 4096 entries of a few hundred bytes).
+const MEMO_SHARD_CAP: usize = 4096;
+
+/// The descriptions of decoded instructions by [`memo_key`]. A batch describes the same few
+/// thousand instructions over and over (matching was an eighth of `suaca batch`'s time).
+#[derive(Debug, Default)]
+struct DescMemo {
+    shards: [Mutex<HashMap<MemoKey, Result<InstrDesc, NoMatch>>>; MEMO_SHARDS],
+}
+
+/// What the description of an instruction decoded from its bytes depends on: the iced
+/// instruction without its address, its length (iced's `==` and `Hash` leave out both) and
+/// its displacement or branch target. Matching reads the displacement's size, never its
+/// value, and [`Instr::mem`] follows from the rest (its registers and operand numbers).
+/// The displacement field also holds the high half of a 64-bit immediate and a second
+/// 8-bit immediate (and far-branch selectors): kept where the instruction has those.
+fn memo_key(iced: &Instruction) -> MemoKey {
+    let mut key = *iced;
+    key.set_next_ip(0);
+    let kinds = (0..iced.op_count()).map(|k| iced.op_kind(k));
+    let shared = kinds.clone().any(|k| {
+        matches!(
+            k,
+            OpKind::Immediate64
+                | OpKind::Immediate8_2nd
+                | OpKind::FarBranch16
+                | OpKind::FarBranch32
+        )
+    });
+    let displaced = kinds.clone().any(|k| {
+        matches!(
+            k,
+            OpKind::Memory | OpKind::NearBranch16 | OpKind::NearBranch32 | OpKind::NearBranch64
+        )
+    });
+    if displaced && !shared {
+        key.set_memory_displacement64(0);
+    }
+    key
 }
 
 fn variant_slot(v: Variant) -> usize {
@@ -176,6 +227,7 @@ impl InstrDb {
             forms,
             by_iclass,
             statics,
+            memo: DescMemo::default(),
         }
     }
 
@@ -260,6 +312,35 @@ impl InstrDb {
     /// `(iform, string)` of the variant of `instr`, for `--iform` output.
     pub fn iform_and_string(&self, instr: &Instruction) -> Result<(&str, &str), NoMatch> {
         self.find(instr).map(|m| (m.iform, m.string))
+    }
+
+    /// [`InstrDb::describe`] of an instruction decoded from its bytes
+    /// ([`crate::decode::decode_bytes`]), remembered by [`memo_key`]: an instruction that
+    /// differs from an earlier one only in address, length or displacement (or branch target)
+    /// gets a copy of that one's description, which is what describing it would give.
+    pub fn describe_decoded(&self, instr: &Instr) -> Result<InstrDesc, NoMatch> {
+        let key = memo_key(&instr.iced);
+        let shard = {
+            let mut h = std::hash::DefaultHasher::new();
+            std::hash::Hash::hash(&key, &mut h);
+            std::hash::Hasher::finish(&h) as usize % MEMO_SHARDS
+        };
+        // A panic while a lock was held leaves only a memo without that entry: keep using it.
+        let lock = || {
+            self.memo.shards[shard]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        if let Some(known) = lock().get(&key) {
+            return known.clone();
+        }
+        let desc = self.describe(instr);
+        let mut memo = lock();
+        if memo.len() >= MEMO_SHARD_CAP {
+            memo.clear();
+        }
+        memo.insert(key, desc.clone());
+        desc
     }
 
     /// Describes `instr` on this arch. Instructions without data are an `Err`, which callers

@@ -113,6 +113,9 @@ struct Waiting {
     /// With port assignment at issue: the port of µop `u` in bits `4 * (u % 16)..` of
     /// `ports[u / 16]`, [`UNBOUND`] for a µop the assigner did not bind.
     ports: [u64; 4],
+    /// The waiting instances parked until this one starts (see [`Engine::park`]): 1 + the
+    /// index in `Engine::parked` of the first, 0 for none. Fills the record's padding.
+    parked: u32,
 }
 
 /// The port nibble of a µop without a bound port (it needs none, or names none of the
@@ -179,6 +182,13 @@ struct Entry {
     /// in the record, so that a sleeping instance costs one look at this list.
     wake: u64,
     blocker: u64,
+    /// Without `waited` events, a shortcut for an instance whose inputs are ready but whose
+    /// µops found no free port: the union of the ports (within the machine's) its waiting
+    /// µops may take, as of its last turn. While every one of them is held by others, its
+    /// turn would place nothing and change nothing, so it is skipped without reading its
+    /// record (same decisions, fewer loads). 0: no shortcut (the turn is taken in full);
+    /// reset whenever the instance's loaded µops change.
+    need: u32,
 }
 
 const NO_BLOCKER: u64 = u64::MAX;
@@ -189,6 +199,7 @@ impl Entry {
             id,
             wake: 0,
             blocker: NO_BLOCKER,
+            need: 0,
         }
     }
 }
@@ -248,6 +259,22 @@ struct Engine<'a> {
     completed_instances: u64,
     /// Scratch buffer of the current instance's wait causes.
     causes: Vec<WaitCause>,
+    /// Without `waited` events, waiting instances whose inputs cannot be ready before
+    /// another instance starts leave the waiting list until it starts (see
+    /// [`Engine::park`]): their entries and the link to the next one parked on the same
+    /// instance (1 + index, 0 for none). A slab; `parked_free` lists its free slots.
+    parked: Vec<(Entry, u32)>,
+    parked_free: Vec<u32>,
+    /// Entries parked until cycle `wake`, by `wake & bucket_mask` (a wake is at most the
+    /// largest latency ahead, so a bucket holds one cycle's).
+    timers: Vec<Vec<Entry>>,
+    /// Parked entries whose turn comes later in the current pass, descending ids.
+    woken: Vec<Entry>,
+    /// Parked entries woken in the current pass whose place in it is already passed: they
+    /// join the waiting list for the next cycle.
+    late: Vec<Entry>,
+    /// The waiting list's other buffer (each pass writes the next list into it).
+    spare: Vec<Entry>,
     /// Relative states seen at iteration boundaries (see [`Engine::skip_steady_state`]).
     seen: HashMap<Vec<u64>, Mark>,
     /// When the front end delivers the next iteration, in 1/`Delivery::per` cycles.
@@ -295,6 +322,12 @@ impl<'a> Engine<'a> {
             next_iteration: 0,
             completed_instances: 0,
             causes: Vec::new(),
+            parked: Vec::new(),
+            parked_free: Vec::new(),
+            timers: vec![Vec::new(); buckets],
+            woken: Vec::new(),
+            late: Vec::new(),
+            spare: Vec::new(),
             seen: HashMap::new(),
             delivery_next: 0,
             assigner: match program.ports {
@@ -406,13 +439,15 @@ impl<'a> Engine<'a> {
                     deps_ready: u32::from(no_deps),
                     slots_loaded: 0,
                     ports: [0; 4],
+                    parked: 0,
                 });
                 self.waiting.push(Entry::awake(id));
             }
             let Some(&Entry { id, .. }) = self.waiting.last() else {
                 unreachable!("an instance is loading");
             };
-            let mut w = self.window.get(id);
+            // Changed in place: no copy of the record in and out.
+            let w = self.window.record_mut(id);
             let op = &ops[w.index as usize];
             let (s, d) = step(op, w.slots_loaded, w.loaded, budget, space);
             if (s, d) == (0, 0) {
@@ -428,12 +463,16 @@ impl<'a> Engine<'a> {
             }
             w.slots_loaded += s;
             w.loaded += d;
-            self.window.set(id, w);
+            let inst = w.inst(op);
             budget -= s;
             space -= d;
             self.occupancy += d;
             if d > 0 {
-                observer.loaded(cycle, w.inst(op), d);
+                if let Some(last) = self.waiting.last_mut() {
+                    // Its pending µops changed: no shortcut until its next full turn.
+                    last.need = 0;
+                }
+                observer.loaded(cycle, inst, d);
             }
         }
         if let Some(assigner) = &mut self.assigner {
@@ -444,7 +483,7 @@ impl<'a> Engine<'a> {
     /// Whether instance `id` is only partly loaded.
     #[inline]
     fn is_partial(&self, id: u64) -> bool {
-        let w = self.window.get(id);
+        let w = self.window.record(id);
         w.slots_loaded < self.plan.ops[w.index as usize].slots
     }
 
@@ -473,24 +512,167 @@ impl<'a> Engine<'a> {
         cycle: u64,
         observer: &mut O,
     ) {
-        let mut waiting = std::mem::take(&mut self.waiting);
-        let mut kept = 0;
-        for i in 0..waiting.len() {
-            let mut entry = waiting[i];
-            if WAITS || !self.asleep(&entry, cycle) {
-                let mut w = self.window.get(entry.id);
-                let started = self.try_start::<WAITS, O>(&mut w, &mut entry, cycle, observer);
-                self.window.set(entry.id, w);
+        let waiting = std::mem::take(&mut self.waiting);
+        // The next waiting list, in ascending ids: the kept entries of `waiting` merged with
+        // the parked ones whose turn came.
+        let mut next = std::mem::take(&mut self.spare);
+        next.clear();
+        // The records leave the window for the pass, so that a turn changes its instance's
+        // record in place instead of copying 64 bytes in and out; the pass neither loads
+        // instances nor reads records through the window.
+        let mut records = self.window.take_records();
+        if !WAITS {
+            // Entries parked until this cycle take their turn, in id order.
+            let bucket = (cycle & self.bucket_mask) as usize;
+            if !self.timers[bucket].is_empty() {
+                self.woken.append(&mut self.timers[bucket]);
+                self.woken.sort_unstable_by_key(|e| std::cmp::Reverse(e.id));
+            }
+        }
+        let mut i = 0;
+        loop {
+            // The lower id of the list's next entry and the next woken one.
+            let listed = waiting.get(i).copied();
+            let mut entry = match (listed, self.woken.last().map(|w| w.id)) {
+                (Some(e), Some(w)) if w >= e.id => {
+                    i += 1;
+                    e
+                }
+                (Some(e), None) => {
+                    i += 1;
+                    e
+                }
+                (_, Some(_)) => match self.woken.pop() {
+                    Some(w) => w,
+                    None => unreachable!("a woken entry is next"),
+                },
+                (None, None) => break,
+            };
+            // Every port its waiting µops may take is held by another instance: its turn
+            // would place nothing (see `Entry::need`).
+            let blocked = !WAITS && entry.need != 0 && entry.need & !self.ports.held() == 0;
+            if !blocked && (WAITS || !self.asleep(&entry, cycle)) {
+                let w = &mut records[self.window.slot(entry.id)];
+                let started = self.try_start::<WAITS, O>(w, &mut entry, cycle, observer);
                 if started {
                     continue;
                 }
+                if !WAITS && self.park(entry, cycle, &mut records) {
+                    continue;
+                }
             }
-            // Written whole, from registers: no read of a partly written entry.
-            waiting[kept] = entry;
-            kept += 1;
+            next.push(entry);
         }
-        waiting.truncate(kept);
-        self.waiting = waiting;
+        if !self.late.is_empty() {
+            next.append(&mut self.late);
+            next.sort_unstable_by_key(|e| e.id);
+        }
+        self.waiting = next;
+        self.spare = waiting;
+        self.window.restore_records(records);
+    }
+
+    /// Parks `entry`, whose turn just found an input not ready, out of the waiting list
+    /// while it surely stays asleep ([`Engine::asleep`]): until the instance `blocker`
+    /// starts (on that instance's record), else until cycle `wake` (on a timer). Returns
+    /// whether it did. Visiting sleeping instances every cycle took most of the cycle
+    /// loop's time; a parked entry takes its turn again in the pass of the cycle in which
+    /// the list would have found it awake, at its place in id order, so every decision
+    /// stays the same. The loading (partial) instance stays: `load` finds it last in the
+    /// list.
+    #[inline]
+    fn park(&mut self, entry: Entry, cycle: u64, records: &mut [Waiting]) -> bool {
+        let slot = self.window.slot(entry.id);
+        if entry.blocker != NO_BLOCKER {
+            let b = entry.blocker;
+            // Only a loaded instance other than itself can wake it (a forward edge to an
+            // instance not loaded yet keeps the entry in the list).
+            if b < self.window.base() || self.window.started(b) != NOT_STARTED {
+                return false; // not blocking (`asleep` ignores it)
+            }
+            if b >= self.window.end() || b == entry.id || self.is_partial_in(records, slot) {
+                return false;
+            }
+            let link = self.park_slot(entry);
+            let head = &mut records[self.window.slot(b)].parked;
+            self.parked[link as usize - 1].1 = *head;
+            *head = link;
+            return true;
+        }
+        if entry.wake > cycle && !self.is_partial_in(records, slot) {
+            self.timers[(entry.wake & self.bucket_mask) as usize].push(entry);
+            return true;
+        }
+        false
+    }
+
+    /// Stores `entry` in the slab of parked entries; returns 1 + its index.
+    #[inline]
+    fn park_slot(&mut self, entry: Entry) -> u32 {
+        match self.parked_free.pop() {
+            Some(k) => {
+                self.parked[k as usize] = (entry, 0);
+                k + 1
+            }
+            None => {
+                self.parked.push((entry, 0));
+                self.parked.len() as u32
+            }
+        }
+    }
+
+    /// Whether the record at `slot` of the lent `records` is only partly loaded.
+    #[inline]
+    fn is_partial_in(&self, records: &[Waiting], slot: usize) -> bool {
+        let w = &records[slot];
+        w.slots_loaded < self.plan.ops[w.index as usize].slots
+    }
+
+    /// Wakes the entries parked on instance `starter` (its record's list `head`), which
+    /// starts in `cycle`: each sleeps on until its `wake` cycle, else takes its turn later
+    /// in this pass if its id follows the starter's (where the list would have found it
+    /// awake), else next cycle.
+    #[inline]
+    fn wake_parked(&mut self, mut head: u32, starter: u64, cycle: u64) {
+        while head != 0 {
+            let k = head as usize - 1;
+            let (e, link) = self.parked[k];
+            self.parked_free.push(k as u32);
+            head = link;
+            if e.wake > cycle {
+                self.timers[(e.wake & self.bucket_mask) as usize].push(e);
+            } else if e.id > starter {
+                let at = self.woken.partition_point(|w| w.id > e.id);
+                self.woken.insert(at, e);
+            } else {
+                self.late.push(e);
+            }
+        }
+    }
+
+    /// Puts every parked entry back into the waiting list (before a steady state's skip
+    /// renumbers the instances).
+    pub(super) fn unpark_all(&mut self) {
+        if self.parked.len() == self.parked_free.len() && self.timers.iter().all(Vec::is_empty) {
+            return;
+        }
+        for id in self.window.base()..self.window.end() {
+            self.window.record_mut(id).parked = 0;
+        }
+        let free = std::mem::take(&mut self.parked_free);
+        let mut is_free = vec![false; self.parked.len()];
+        for k in free {
+            is_free[k as usize] = true;
+        }
+        for (k, (e, _)) in self.parked.drain(..).enumerate() {
+            if !is_free[k] {
+                self.waiting.push(e);
+            }
+        }
+        for t in &mut self.timers {
+            self.waiting.append(t);
+        }
+        self.waiting.sort_unstable_by_key(|e| e.id);
     }
 
     /// One waiting instance's turn: places its µops, starts it if it can, else reports
@@ -528,6 +710,8 @@ impl<'a> Engine<'a> {
             (1 << w.loaded) - 1
         };
         let mut pending = loaded & !w.assigned;
+        // The ports the µops left waiting may take (`Entry::need`).
+        let mut need = 0;
         while pending != 0 {
             let u = pending.trailing_zeros();
             pending &= pending - 1;
@@ -537,14 +721,6 @@ impl<'a> Engine<'a> {
                 observer.uop_dispatched(cycle, inst, u, None);
                 continue;
             }
-            let is_div = u == op.div_uop;
-            if is_div && cycle < self.divider_busy_until {
-                executable = false;
-                if let (true, Some(holder)) = (WAITS, self.divider_holder) {
-                    self.causes.push(WaitCause::Divider { holder });
-                }
-                continue;
-            }
             let bound = if self.assigner.is_some() {
                 w.port(u)
             } else {
@@ -552,6 +728,15 @@ impl<'a> Engine<'a> {
             };
             if let Some(p) = bound {
                 mask = 1 << p;
+            }
+            let is_div = u == op.div_uop;
+            if is_div && cycle < self.divider_busy_until {
+                executable = false;
+                need |= mask;
+                if let (true, Some(holder)) = (WAITS, self.divider_holder) {
+                    self.causes.push(WaitCause::Divider { holder });
+                }
+                continue;
             }
             match self.ports.place(mask, inst, &mut own) {
                 Some(p) => {
@@ -566,7 +751,10 @@ impl<'a> Engine<'a> {
                         observer.divider_used(cycle, inst, op.div_cycles);
                     }
                 }
-                None if !WAITS => executable = false,
+                None if !WAITS => {
+                    executable = false;
+                    need |= mask;
+                }
                 None => {
                     executable = false;
                     for (port, holder) in self.ports.blockers(mask, own) {
@@ -580,6 +768,10 @@ impl<'a> Engine<'a> {
         }
         if executable && w.assigned & op.all == op.all {
             self.window.start(entry.id, cycle);
+            if w.parked != 0 {
+                let head = std::mem::take(&mut w.parked);
+                self.wake_parked(head, entry.id, cycle);
+            }
             let done = cycle + u64::from(op.latency) - 1;
             self.completions[(done & self.bucket_mask) as usize]
                 .push(Completion { id: entry.id, inst });
@@ -588,6 +780,10 @@ impl<'a> Engine<'a> {
         } else {
             if WAITS {
                 observer.waited(cycle, inst, &self.causes);
+            }
+            // Ports that never refuse a µop: held ports say nothing about the next turn.
+            if !self.ports.is_infinite() {
+                entry.need = need & self.valid_ports;
             }
             false
         }
@@ -685,6 +881,9 @@ impl<'a> Engine<'a> {
         let buckets: usize = self.completions.iter().map(Vec::capacity).sum();
         self.window.capacity()
             + self.waiting.capacity()
+            + self.spare.capacity()
+            + self.parked.capacity()
+            + self.timers.iter().map(Vec::capacity).sum::<usize>()
             + buckets
             + self.causes.capacity()
             + self.seen.len()

@@ -108,6 +108,18 @@ impl Ports {
         }
     }
 
+    /// Ports taken this cycle.
+    #[inline]
+    pub(crate) fn held(&self) -> u32 {
+        self.held
+    }
+
+    /// Whether ports never refuse a µop (`-ip`).
+    #[inline]
+    pub(crate) fn is_infinite(&self) -> bool {
+        self.infinite
+    }
+
     /// Frees every port (thesis Algorithm 7: ports are pipelined).
     pub(crate) fn clear(&mut self) {
         self.held = 0;

@@ -446,7 +446,12 @@ fn whole_issue_groups_finish_a_partly_loaded_instance() {
         max_cycles: 10_000,
         ..SimOptions::new(20)
     };
-    let out = simulate(&issue_program(vec![wide], true), &machine, &options, &mut NoObserver)
-        .expect("runs to the end");
+    let out = simulate(
+        &issue_program(vec![wide], true),
+        &machine,
+        &options,
+        &mut NoObserver,
+    )
+    .expect("runs to the end");
     assert_eq!(out.iterations, 20);
 }

@@ -116,11 +116,37 @@ impl<T: Copy + Default> Window<T> {
         self.records[(id & self.mask) as usize]
     }
 
-    /// Replaces the record of `id` (which must be in the window) whole: records are written
-    /// in one piece so that reading them back never waits on partial stores.
+    /// The record of `id` (which must be in the window), by reference.
     #[inline]
-    pub(crate) fn set(&mut self, id: u64, record: T) {
-        self.records[(id & self.mask) as usize] = record;
+    pub(crate) fn record(&self, id: u64) -> &T {
+        &self.records[(id & self.mask) as usize]
+    }
+
+    /// The record of `id` (which must be in the window), to change in place.
+    #[inline]
+    pub(crate) fn record_mut(&mut self, id: u64) -> &mut T {
+        &mut self.records[(id & self.mask) as usize]
+    }
+
+    /// The index of `id`'s record in the records [`Window::take_records`] hands out.
+    #[inline]
+    pub(crate) fn slot(&self, id: u64) -> usize {
+        (id & self.mask) as usize
+    }
+
+    /// Lends every record out (indexed by [`Window::slot`]) while the window's other state
+    /// stays readable and writable, until [`Window::restore_records`]; in between, nothing
+    /// may add instances or read records through the window.
+    #[inline]
+    pub(crate) fn take_records(&mut self) -> Vec<T> {
+        std::mem::take(&mut self.records)
+    }
+
+    /// Gives back the records [`Window::take_records`] lent.
+    #[inline]
+    pub(crate) fn restore_records(&mut self, records: Vec<T>) {
+        debug_assert_eq!(records.len(), self.started.len());
+        self.records = records;
     }
 
     #[inline]

@@ -78,6 +78,8 @@ impl Engine<'_> {
         }
         let per_port: [u64; MAX_PORTS] = std::array::from_fn(|p| usage[p] - mark.usage[p]);
         self.seen.clear();
+        // Renumbered below: parked entries rejoin the list (all awake after the skip).
+        self.unpark_all();
         let (ids, cycles) = (ids * periods, cycles * periods);
         let iterations = (ids / n) as u32;
         self.window
