@@ -10,6 +10,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use suaca::cli::{translate, Cli, Command};
 
+/// mimalloc: `suaca batch` allocates small buffers per block on every thread, where glibc's
+/// allocator took about 16% of the time (scripts/batch_speed.sh; CHANGELOG).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// An error with the exit code it maps to.
 pub struct Failure {
     /// 1 = analysis failed, 2 = usage or input error.
