@@ -40,7 +40,7 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.free_nops = true;
     out.push(("+ NOPs without a dispatch slot", m));
     m.issue_ports = true;
-    out.push(("+ port assignment at issue (SKL)", m));
+    out.push(("+ port assignment at issue, whole issue groups (SKL)", m));
     m.transfer_alus = true;
     out.push(("+ vector-to-GPR moves hold the ALUs (ZEN4)", m));
     m.whole_dispatch = true;
