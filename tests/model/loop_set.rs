@@ -266,8 +266,8 @@ fn committed_loop_set_is_consistent() {
 
 /// suaca's accuracy on the measured loops does not regress. Static prediction with the
 /// embedded ZEN4 data, so it runs on any host. Measured (2026-11-26, 565 measured loops,
-/// arrays in L1, the median of five passes, `scripts/loop_accuracy.sh`): suaca MAPE 6.9%,
-/// median APE 0.9%, Kendall's tau 0.931 (8.1% / 1.8% / 0.920 before the five passes, the
+/// arrays in L1, the median of five passes, `scripts/loop_accuracy.sh`): suaca MAPE 6.87%,
+/// median APE 0.9%, Kendall's tau 0.930 (8.1% / 1.8% / 0.920 before the five passes, the
 /// vector-to-GPR rule, the re-measured lane selects and the two-slot indexed stores);
 /// llvm-mca-19 -mcpu=znver4 20.0%,
 /// 9.8%, 0.849. Before addresses as values and loop mode, suaca was at 83.8% / 0.699. The

@@ -37,11 +37,15 @@ pub fn widen(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
     }
 }
 
-/// Whether `instr` moves a value from the vector unit into a general-purpose register: it
-/// writes one and reads a vector register (`movd r32, xmm`, `pextrd`, `vmovmskps`,
-/// `cvttsd2si r32, xmm`), or converts a floating-point value from memory to an integer
-/// (`cvttsd2si r32, m64`).
+/// Whether `instr` moves a value from the vector unit into the integer unit: it writes a
+/// general-purpose register and reads a vector register (`movd r32, xmm`, `pextrd`,
+/// `vmovmskps`, `cvttsd2si r32, xmm`), converts a floating-point value from memory to an
+/// integer (`cvttsd2si r32, m64`), or compares floating-point values into the flags
+/// (`(v)(u)comiss/sd`; testdata/asm/fp_compare_flags.s).
 pub fn is_vector_to_gpr(instr: &Instr) -> bool {
+    if compares_into_flags(instr.iced.mnemonic()) {
+        return true;
+    }
     use crate::ir::Loc;
     let writes_gpr = instr.writes().any(|w| match w.loc {
         Loc::Reg(r) => r.is_gpr(),
@@ -52,6 +56,15 @@ pub fn is_vector_to_gpr(instr: &Instr) -> bool {
         .reads()
         .any(|a| matches!(a.loc, Loc::Reg(r) if r.is_vector_register()));
     writes_gpr && (reads_vector || converts_to_integer(instr.iced.mnemonic()))
+}
+
+/// Scalar floating-point compares that set the integer flags.
+fn compares_into_flags(m: iced_x86::Mnemonic) -> bool {
+    use iced_x86::Mnemonic::*;
+    matches!(
+        m,
+        Comiss | Comisd | Ucomiss | Ucomisd | Vcomiss | Vcomisd | Vucomiss | Vucomisd
+    )
 }
 
 /// `cvt(t)sd2si`, `cvt(t)ss2si` and their AVX/AVX-512 forms (`vcvttsd2usi`).
