@@ -40,8 +40,8 @@ pub fn widen(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
 /// Whether `instr` moves a value from the vector unit into the integer unit: it writes a
 /// general-purpose register and reads a vector register (`movd r32, xmm`, `pextrd`,
 /// `vmovmskps`, `cvttsd2si r32, xmm`), converts a floating-point value from memory to an
-/// integer (`cvttsd2si r32, m64`), or compares floating-point values into the flags
-/// (`(v)(u)comiss/sd`; testdata/asm/fp_compare_flags.s).
+/// integer (`cvttsd2si r32, m64`), or compares or tests vector values into the flags
+/// (`(v)(u)comiss/sd`, `(v)ptest`, `vtestps/pd`; testdata/asm/fp_compare_flags.s).
 pub fn is_vector_to_gpr(instr: &Instr) -> bool {
     if compares_into_flags(instr.iced.mnemonic()) {
         return true;
@@ -58,12 +58,24 @@ pub fn is_vector_to_gpr(instr: &Instr) -> bool {
     writes_gpr && (reads_vector || converts_to_integer(instr.iced.mnemonic()))
 }
 
-/// Scalar floating-point compares that set the integer flags.
+/// Vector compares and tests that set the integer flags: scalar floating-point compares
+/// and the bit tests (`ptest`, `vtestps`).
 fn compares_into_flags(m: iced_x86::Mnemonic) -> bool {
     use iced_x86::Mnemonic::*;
     matches!(
         m,
-        Comiss | Comisd | Ucomiss | Ucomisd | Vcomiss | Vcomisd | Vucomiss | Vucomisd
+        Comiss
+            | Comisd
+            | Ucomiss
+            | Ucomisd
+            | Vcomiss
+            | Vcomisd
+            | Vucomiss
+            | Vucomisd
+            | Ptest
+            | Vptest
+            | Vtestps
+            | Vtestpd
     )
 }
 
