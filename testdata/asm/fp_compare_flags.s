@@ -1,4 +1,4 @@
-# Vector compares and tests into the flags on Zen 4 (data/arch/ZEN4.toml
+# Vector and mask compares and tests into the flags on Zen 4 (data/arch/ZEN4.toml
 # `scheduler.vector_to_gpr_holds_alus`): unrolled blocks. `suaca profile --processes 3` on
 # Zen 4 (family 25 model 17, 2026-11-26) measured the cycles per copy noted after each
 # description; the data's port fit (`1*FP0123+1*FP23`, no ALU) gives 0.50 for a compare
@@ -81,5 +81,19 @@ f:
         ptest xmm8, xmm9
         add r8, 1
         add r9, 1
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# kortestw alone: 1.15
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        kortestw k1, k2
+        .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# kortestw and four independent adds: 2.00
+        .byte   0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        kortestw k1, k2
+        add r9, 1
+        add r10, 1
+        add r11, 1
+        add r12, 1
         .byte   0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         ret

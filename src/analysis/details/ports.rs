@@ -41,7 +41,8 @@ pub fn widen(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
 /// general-purpose register and reads a vector register (`movd r32, xmm`, `pextrd`,
 /// `vmovmskps`, `cvttsd2si r32, xmm`), converts a floating-point value from memory to an
 /// integer (`cvttsd2si r32, m64`), or compares or tests vector values into the flags
-/// (`(v)(u)comiss/sd`, `(v)ptest`, `vtestps/pd`; testdata/asm/fp_compare_flags.s).
+/// (`(v)(u)comiss/sd`, `(v)ptest`, `vtestps/pd`, `k(or)test`;
+/// testdata/asm/fp_compare_flags.s).
 pub fn is_vector_to_gpr(instr: &Instr) -> bool {
     if compares_into_flags(instr.iced.mnemonic()) {
         return true;
@@ -58,8 +59,8 @@ pub fn is_vector_to_gpr(instr: &Instr) -> bool {
     writes_gpr && (reads_vector || converts_to_integer(instr.iced.mnemonic()))
 }
 
-/// Vector compares and tests that set the integer flags: scalar floating-point compares
-/// and the bit tests (`ptest`, `vtestps`).
+/// Vector and mask compares and tests that set the integer flags: scalar floating-point
+/// compares and the bit tests (`ptest`, `vtestps`, `kortestw`).
 fn compares_into_flags(m: iced_x86::Mnemonic) -> bool {
     use iced_x86::Mnemonic::*;
     matches!(
@@ -76,6 +77,14 @@ fn compares_into_flags(m: iced_x86::Mnemonic) -> bool {
             | Vptest
             | Vtestps
             | Vtestpd
+            | Ktestb
+            | Ktestw
+            | Ktestd
+            | Ktestq
+            | Kortestb
+            | Kortestw
+            | Kortestd
+            | Kortestq
     )
 }
 
