@@ -249,12 +249,17 @@ pub fn build(
     let mut sync_sources: Vec<(usize, usize, u32)> = Vec::new();
     if cx.model.stack_engine && cx.model.stack_sync {
         let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-        for (k, s) in stack_sync::syncs(&refs, cx.looped).into_iter().enumerate() {
-            if s {
-                synced[path[k]] = true;
-                if let Some((j, d)) = stack_sync::explicit_source(&refs, k, cx.looped) {
-                    sync_sources.push((path[k], path[j], d));
-                }
+        for (k, r) in stack_sync::rsp_reads(&refs, cx.looped)
+            .into_iter()
+            .enumerate()
+        {
+            if r == stack_sync::RspRead::Plain {
+                continue;
+            }
+            // A synced reader and one after it both wait for the sync's source.
+            synced[path[k]] = r == stack_sync::RspRead::Sync;
+            if let Some((j, d)) = stack_sync::explicit_source(&refs, k, cx.looped) {
+                sync_sources.push((path[k], path[j], d));
             }
         }
     }

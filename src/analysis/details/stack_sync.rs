@@ -12,28 +12,58 @@ use iced_x86::Register;
 use super::is_stack_op;
 use crate::ir::{AccessKind, Instr, Loc, Role};
 
-/// Which of `instrs` (in program order) need a sync µop. With `looped` the sequence
-/// repeats, so the offset left by the end carries into the start.
-pub fn syncs(instrs: &[&Instr], looped: bool) -> Vec<bool> {
-    let run = |mut dirty: bool| {
+/// How an instruction gets the rsp it names ([`rsp_reads`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RspRead {
+    /// It does not name rsp, or reads it from an explicit write (the graph's edge).
+    Plain,
+    /// It gets a sync µop: the offset of the stack operations before it is not zero.
+    Sync,
+    /// It reads the rsp that an earlier sync µop rebuilt (no stack operation or explicit
+    /// write since): the dependency graph's edge goes to the stack operation before that
+    /// sync, which the stack engine drops, so it needs the sync's source as the synced
+    /// reader does, without a µop of its own.
+    AfterSync,
+}
+
+/// How each of `instrs` (in program order) reads rsp. With `looped` the sequence repeats,
+/// so the state left by the end carries into the start.
+pub fn rsp_reads(instrs: &[&Instr], looped: bool) -> Vec<RspRead> {
+    // (offset not zero, a sync rebuilt rsp since the last stack operation or write)
+    let run = |mut dirty: bool, mut synced: bool| {
         let mut out = Vec::with_capacity(instrs.len());
         for i in instrs {
-            let sync = dirty && !is_stack_op(i) && reads_rsp_explicitly(i);
-            out.push(sync);
+            let reads = !is_stack_op(i) && reads_rsp_explicitly(i);
+            let read = match (reads, dirty, synced) {
+                (true, true, _) => RspRead::Sync,
+                (true, false, true) => RspRead::AfterSync,
+                _ => RspRead::Plain,
+            };
+            out.push(read);
             if is_stack_op(i) {
-                dirty = true;
-            } else if sync || writes_rsp(i) {
-                dirty = false;
+                (dirty, synced) = (true, false);
+            } else if writes_rsp(i) {
+                (dirty, synced) = (false, false);
+            } else if read == RspRead::Sync {
+                (dirty, synced) = (false, true);
             }
         }
-        (out, dirty)
+        (out, dirty, synced)
     };
-    let (first, dirty_at_end) = run(false);
-    if looped && dirty_at_end {
-        run(true).0
+    let (first, dirty, synced) = run(false, false);
+    if looped && (dirty || synced) {
+        run(dirty, synced).0
     } else {
         first
     }
+}
+
+/// Which of `instrs` (in program order) need a sync µop ([`rsp_reads`]).
+pub fn syncs(instrs: &[&Instr], looped: bool) -> Vec<bool> {
+    rsp_reads(instrs, looped)
+        .into_iter()
+        .map(|r| r == RspRead::Sync)
+        .collect()
 }
 
 /// The instruction whose rsp the sync µop of `instrs[k]` rebuilds: the last explicit (not
@@ -109,6 +139,19 @@ mod tests {
         assert_eq!(explicit_source(&refs, 0, true), Some((0, 1)));
         assert_eq!(explicit_source(&refs, 0, false), None);
         assert_eq!(explicit_source(&refs, 3, false), Some((0, 0)));
+    }
+
+    /// `mov rax, [rsp]; add rsp, 0x18; pop rbx; pop rbp` in a loop (ZEN4 block set, measured
+    /// 2.00): the load syncs, and the add reads the rsp that sync rebuilt.
+    #[test]
+    fn a_reader_after_the_sync_reads_the_synced_rsp() {
+        let i = decode_bytes(&parse_hex("488b04244883c4185b5d").unwrap(), 0).unwrap();
+        let refs: Vec<&Instr> = i.iter().collect();
+        use RspRead::*;
+        assert_eq!(rsp_reads(&refs, true), [Sync, AfterSync, Plain, Plain]);
+        assert_eq!(rsp_reads(&refs, false), [Plain, Plain, Plain, Plain]);
+        // The sync's source: the add one iteration back.
+        assert_eq!(explicit_source(&refs, 1, true), Some((1, 1)));
     }
 
     #[test]
