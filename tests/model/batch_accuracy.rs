@@ -73,7 +73,7 @@ fn benchmark_runs_on_bhive_dev_slice() {
 /// Kendall's tau at least 0.915 (measured when written: SKL 9.0% / 0.917, HSW 6.7% / 0.930,
 /// IVB 8.5% / 0.911; with store forwarding counted once SKL 8.3% / 0.923, HSW 5.9% / 0.933,
 /// IVB 6.8% / 0.919; with SKL's read-modify-write round trip and whole issue groups SKL
-/// 7.57% / 0.926). SUACA's model stays far behind, as the thesis' model does not know the
+/// 7.57% / 0.926; 7.60% / 0.925 with readers of a synced rsp). SUACA's model stays far behind, as the thesis' model does not know the
 /// stack engine (77% MAPE).
 #[test]
 fn full_model_accuracy_on_bhive_dev() {
@@ -113,7 +113,8 @@ fn full_model_accuracy_on_bhive_dev() {
 /// 6.3% / 0.919 with CL shifts off the flags and stack slots renamed through rsp; 6.2% /
 /// 0.919 with two-slot indexed stores; 6.17% / 0.919 with store forwarding counted once;
 /// 6.12% / 0.920 with failed forwarding serialized; 6.14% / 0.921 with served loads one a
-/// cycle; 5.93% / 0.925 with FP compares holding the ALUs).
+/// cycle; 5.93% / 0.925 with FP compares holding the ALUs; 5.90% / 0.925 with readers of a
+/// synced rsp).
 #[test]
 fn zen4_block_set_accuracy() {
     let Some((xml, _)) = common::bhive_dev() else {
