@@ -415,11 +415,12 @@ pub(super) fn row(
         keep_heaviest(&mut merged, cand, e.distance);
     }
     if opts.stack_sync {
-        // A stack-sync µop rebuilds rsp from the last explicit write, a cycle later.
+        // A stack-sync µop rebuilds rsp from the last explicit write, a cycle later; a reader
+        // after it reads that rsp (as the simulation, `program::build`).
         let refs: Vec<&Instr> = instrs[..n].iter().collect();
         let rsp = Loc::Reg(iced_x86::Register::RSP);
-        for (k, sync) in stack_sync::syncs(&refs, true).into_iter().enumerate() {
-            let source = sync
+        for (k, read) in stack_sync::rsp_reads(&refs, true).into_iter().enumerate() {
+            let source = (read != stack_sync::RspRead::Plain)
                 .then(|| stack_sync::explicit_source(&refs, k, true))
                 .flatten();
             let Some((j, d)) = source else { continue };

@@ -58,14 +58,6 @@ pub fn rsp_reads(instrs: &[&Instr], looped: bool) -> Vec<RspRead> {
     }
 }
 
-/// Which of `instrs` (in program order) need a sync µop ([`rsp_reads`]).
-pub fn syncs(instrs: &[&Instr], looped: bool) -> Vec<bool> {
-    rsp_reads(instrs, looped)
-        .into_iter()
-        .map(|r| r == RspRead::Sync)
-        .collect()
-}
-
 /// The instruction whose rsp the sync µop of `instrs[k]` rebuilds: the last explicit (not
 /// push/pop/call/ret) writer of rsp before it, as (position, iteration distance); with
 /// `looped` the search wraps into the previous iteration. The dependency graph links the
@@ -111,7 +103,10 @@ mod tests {
     fn marks(hex: &str, looped: bool) -> Vec<bool> {
         let i = decode_bytes(&parse_hex(hex).expect("hex"), 0).expect("decodes");
         let refs: Vec<&Instr> = i.iter().collect();
-        syncs(&refs, looped)
+        rsp_reads(&refs, looped)
+            .into_iter()
+            .map(|r| r == RspRead::Sync)
+            .collect()
     }
 
     #[test]
