@@ -294,3 +294,27 @@ pub fn mca_predict(
     }
     Ok(short.elapsed)
 }
+
+/// Per-block results for later analysis.
+pub fn predictions_csv(o: &Outcome) -> String {
+    let opt = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
+    let mut s = String::from(
+        "arch,case_id,hex,measured,suaca,llvm_mca,llvm_mca_total,bottleneck,tags,suaca_error\n",
+    );
+    for b in &o.blocks {
+        s.push_str(&format!(
+            "{},{},{},{:.4},{},{},{},{},{},\"{}\"\n",
+            b.arch,
+            b.case_id,
+            b.hex,
+            b.measured,
+            opt(b.suaca),
+            opt(b.mca),
+            opt(b.mca_total),
+            b.bottleneck.clone().unwrap_or_default(),
+            b.tags.join(";"),
+            b.suaca_error.clone().unwrap_or_default().replace('"', "'")
+        ));
+    }
+    s
+}

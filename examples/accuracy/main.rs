@@ -194,7 +194,7 @@ fn real_main() -> Result<(), String> {
         println!("wrote {}", path.display());
     }
     let csv = args.out.join("predictions.csv");
-    suaca::fsutil::write_atomic(&csv, predictions_csv(&o).as_bytes())
+    suaca::fsutil::write_atomic(&csv, bench::predictions_csv(&o).as_bytes())
         .map_err(|e| format!("{}: {e}", csv.display()))?;
     println!("wrote {}", csv.display());
     Ok(())
@@ -238,30 +238,6 @@ fn zen4_set(args: &Args) -> Result<Option<PathBuf>, String> {
     suaca::fsutil::write_atomic(&path, csv.as_bytes())
         .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Some(path))
-}
-
-/// Per-block results for later analysis.
-fn predictions_csv(o: &bench::Outcome) -> String {
-    let opt = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:.4}"));
-    let mut s = String::from(
-        "arch,case_id,hex,measured,suaca,llvm_mca,llvm_mca_total,bottleneck,tags,suaca_error\n",
-    );
-    for b in &o.blocks {
-        s.push_str(&format!(
-            "{},{},{},{:.4},{},{},{},{},{},\"{}\"\n",
-            b.arch,
-            b.case_id,
-            b.hex,
-            b.measured,
-            opt(b.suaca),
-            opt(b.mca),
-            opt(b.mca_total),
-            b.bottleneck.clone().unwrap_or_default(),
-            b.tags.join(";"),
-            b.suaca_error.clone().unwrap_or_default().replace('"', "'")
-        ));
-    }
-    s
 }
 
 /// The same blocks for `suaca batch` (hex lines) and llvm-mca (one region per block).

@@ -220,5 +220,10 @@ fn accuracy(args: &Args) -> Result<(), String> {
         "## Largest suaca errors\n\n{}\n",
         report::worst_blocks(&o, args.worst)
     );
+    let csv = out.join("predictions.csv");
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    suaca::fsutil::write_atomic(&csv, bench::predictions_csv(&o).as_bytes())
+        .map_err(|e| format!("{}: {e}", csv.display()))?;
+    println!("wrote {}", csv.display());
     Ok(())
 }

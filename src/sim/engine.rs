@@ -368,16 +368,20 @@ impl<'a> Engine<'a> {
         // partly loaded (its loaded µops cannot start before the rest: waiting could never
         // end), nor when the scheduler is smaller than a group.
         let partial = matches!(self.waiting.last(), Some(e) if self.is_partial(e.id));
+        let group = self.plan.group_width;
         if let Some(assigner) = &mut self.assigner {
             if assigner.whole_groups()
-                && space < budget
-                && self.plan.scheduler_size >= budget
+                && space < group
+                && self.plan.scheduler_size >= group
                 && !partial
             {
                 assigner.end_group();
                 return;
             }
         }
+        // The issue group the binding sees: a perfect front end's load splits into groups of
+        // the issue width, each counted before the next is bound.
+        let mut group_index = 0;
         loop {
             // The newest instance still loading is the last waiting one; else load a fresh one.
             let partial = matches!(self.waiting.last(), Some(e) if self.is_partial(e.id));
@@ -427,8 +431,12 @@ impl<'a> Engine<'a> {
                 let first = self.plan.load_width - budget;
                 for u in w.loaded..w.loaded + d {
                     let slot = issue_slot(op, u, w.slots_loaded, s, first);
+                    if slot / group != group_index {
+                        group_index = slot / group;
+                        assigner.end_group();
+                    }
                     let mask = self.plan.masks[(op.first_mask + u) as usize] & self.valid_ports;
-                    w.bind(u, assigner.bind(mask, slot));
+                    w.bind(u, assigner.bind(mask, slot % group));
                 }
             }
             w.slots_loaded += s;

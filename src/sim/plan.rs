@@ -81,6 +81,10 @@ pub(crate) struct Plan {
     pub scheduler_size: u32,
     /// µops the front end loads per cycle.
     pub load_width: u32,
+    /// The renamer's issue group (the machine's issue width, at most `load_width`): ports
+    /// bound at issue see groups of this size even when a perfect front end (`-pf`) loads
+    /// a whole scheduler in one cycle.
+    pub group_width: u32,
     /// The largest latency (at least 1).
     pub max_latency: u32,
     /// The largest iteration distance of an input.
@@ -208,6 +212,7 @@ impl Plan {
             inputs,
             scheduler_size,
             load_width,
+            group_width: machine.issue_width.min(load_width),
             max_latency,
             max_distance,
             port_groups,

@@ -53,6 +53,8 @@ struct Engine<'a> {
     /// Index of the divider µop of each instruction, if it divides.
     div_uop: Vec<Option<(usize, u32)>>,
     load_width: u32,
+    /// The issue group of port assignment at issue (the machine's issue width).
+    group_width: u32,
     scheduler_size: u32,
     ports: Ports,
     /// Instances `base .. base + window.len()`; all older ones are complete.
@@ -114,6 +116,13 @@ impl Issue {
         self.group[p] += 1;
         Some(p)
     }
+
+    /// The group is complete: its µops count from now on.
+    fn end_group(&mut self) {
+        for p in 0..self.waiting.len() {
+            self.waiting[p] += std::mem::take(&mut self.group[p]);
+        }
+    }
 }
 
 impl<'a> Engine<'a> {
@@ -163,12 +172,14 @@ impl<'a> Engine<'a> {
         } else {
             machine.issue_width
         };
+        let group_width = machine.issue_width.min(load_width);
         Ok(Engine {
             program,
             options,
             uop_counts,
             div_uop,
             load_width,
+            group_width,
             scheduler_size,
             ports: Ports::new(machine.port_count, options.what_if.infinite_ports),
             window: VecDeque::new(),
@@ -260,8 +271,8 @@ impl<'a> Engine<'a> {
         let partial =
             matches!(self.window.back(), Some(s) if s.loaded < self.uop_counts[s.index as usize]);
         if matches!(&self.issue, Some(i) if i.rule.whole_groups)
-            && budget < self.load_width
-            && self.scheduler_size >= self.load_width
+            && budget < self.group_width
+            && self.scheduler_size >= self.group_width
             && !partial
         {
             budget = 0;
@@ -312,7 +323,13 @@ impl<'a> Engine<'a> {
                         Some((dp, du)) if du == u && mask.contains(dp) => PortMask::single(dp),
                         _ => mask,
                     };
-                    slot.ports.push(issue.bind(mask, position));
+                    // A perfect front end's load splits into issue groups, each counted
+                    // before the next is bound.
+                    if position > 0 && position % self.group_width == 0 {
+                        issue.end_group();
+                    }
+                    slot.ports
+                        .push(issue.bind(mask, position % self.group_width));
                     position += 1;
                 }
             }
@@ -323,9 +340,7 @@ impl<'a> Engine<'a> {
             observer.loaded(cycle, inst, now);
         }
         if let Some(issue) = &mut self.issue {
-            for p in 0..issue.waiting.len() {
-                issue.waiting[p] += std::mem::take(&mut issue.group[p]);
-            }
+            issue.end_group();
         }
     }
 

@@ -455,3 +455,44 @@ fn whole_issue_groups_finish_a_partly_loaded_instance() {
     .expect("runs to the end");
     assert_eq!(out.iterations, 20);
 }
+
+const PF: WhatIf = WhatIf {
+    perfect_frontend: true,
+    infinite_ports: false,
+    no_deps: false,
+};
+
+/// A perfect front end with whole issue groups waits for room for one issue group (4), not
+/// for a whole scheduler: independent one-µop instructions of latency 2 on p0 alone through
+/// a 6-entry scheduler run at the port's 1 per cycle with `-pf` as without it. Waiting for
+/// 6 free entries (the scheduler drained: the last µop's entry is free a cycle after it
+/// dispatched) cost a cycle every 6 instructions (7/6 cycles each).
+#[test]
+fn a_perfect_front_end_issues_whole_groups_of_the_issue_width() {
+    let p0 = instr(0, vec![ports(&[0])], 2, vec![]);
+    let machine = SimMachine {
+        scheduler_size: 6,
+        ..skl()
+    };
+    let program = issue_program(vec![p0], true);
+    for what_if in [WhatIf::default(), PF] {
+        let cycles = run(&program, &machine, 600, what_if).cycles as f64 / 600.0;
+        assert!((cycles - 1.0).abs() < 0.01, "{what_if:?}: {cycles}");
+    }
+}
+
+/// Ports bound at issue under a perfect front end see groups of the issue width, each
+/// counted before the next: 96 independent one-µop instructions on {p0, p1, p5}, all loaded
+/// in the first cycle, spread over the three ports (the first group p5 p1 p5 p1, the next
+/// starts at the unused p0): 32 cycles of dispatch. One group of a whole scheduler saw
+/// equal counts everywhere and bound every even slot to p5, every odd one to p1: 48 cycles,
+/// slower than the real front end.
+#[test]
+fn a_perfect_front_end_binds_ports_group_by_group() {
+    let any3 = instr(0, vec![ports(&[0, 1, 5])], 1, vec![]);
+    let program = issue_program(vec![any3], false);
+    let cycles = |what_if| run(&program, &skl(), 96, what_if).cycles;
+    let (real, perfect) = (cycles(WhatIf::default()), cycles(PF));
+    assert_eq!(perfect, 32, "perfect front end");
+    assert!(perfect <= real, "perfect {perfect} vs real {real}");
+}
