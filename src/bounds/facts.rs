@@ -269,6 +269,9 @@ pub enum DsbFacts {
         per_cycle: u32,
         /// The region is a loop (else straight-line copies share windows).
         looped: bool,
+        /// A loop's iteration takes whole cycles of `per_cycle` µops, at least one per
+        /// window (`front_end.uop_cache_whole_cycles`), not a window's fraction.
+        whole_cycles: bool,
         /// Why the row is informational, if it is.
         informational: Option<FrontEndSource>,
     },

@@ -101,7 +101,13 @@ pub(super) fn front_end_rows(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> 
             let looped = instrs
                 .first()
                 .is_some_and(|f| crate::cfg::loop_branch(instrs, f.address).is_some());
-            let cycles: f64 = if looped {
+            let whole_cycles = looped && fe.uop_cache_whole_cycles == Some(true);
+            let cycles: f64 = if whole_cycles {
+                // Zen 4 (measured): whole cycles of `rate` µops an iteration (the taken back
+                // branch ends the last one), and a cycle for each window the loop touches.
+                let uops: u32 = per_window.values().sum();
+                f64::from(uops.div_ceil(rate)).max(per_window.len() as f64)
+            } else if looped {
                 per_window
                     .values()
                     .map(|&u| (f64::from(u) / f64::from(rate)).max(1.0))
@@ -128,6 +134,7 @@ pub(super) fn front_end_rows(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> 
                 window_bytes: win,
                 per_cycle: rate,
                 looped,
+                whole_cycles,
                 informational,
             };
             BoundRow::new(BoundKind::Dsb, state, Some(cycles), BoundFacts::Dsb(facts))

@@ -7,6 +7,8 @@ use crate::common::{program, reference_value, root, suaca, ZEN4_REFERENCE};
 
 use suaca::uopsxml::{read_file, ArchFilter, InstrRecord, MeasureValues};
 
+use crate::zen4_fixtures::{assert_regions, bound_lines, long_run, region_throughputs};
+
 fn records() -> Vec<InstrRecord> {
     read_file(
         &root().join("data/measured/ZEN4.xml.zst"),
@@ -246,64 +248,6 @@ fn load_op_loads_stay_off_the_register_chain() {
     assert!((tp - 9.0).abs() < 0.1, "{tp}");
 }
 
-/// Each region's throughput `tps[k]` is `want[k]` within `tol`, and there are as many.
-fn assert_regions(tps: &[f64], want: &[f64], tol: f64) {
-    assert_eq!(tps.len(), want.len(), "{tps:?}");
-    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
-        assert!(
-            (got - want).abs() < tol,
-            "region {k}: {got} against {want}: {tps:?}"
-        );
-    }
-}
-
-/// The "Bottleneck analysis" line of each region of a report.
-fn bound_lines(text: &str) -> Vec<&str> {
-    text.lines()
-        .filter(|l| l.starts_with("Bottleneck analysis"))
-        .collect()
-}
-
-/// Block throughputs of every region of the assembly fixture `name` (ZEN4, embedded data),
-/// and the text; `None` (with a note) where GNU as, which reads assembly text, is missing.
-fn region_throughputs(name: &str) -> Option<(Vec<f64>, String)> {
-    if !have_as(name) {
-        return None;
-    }
-    let home = tempfile::tempdir().expect("tempdir");
-    let file = root().join("testdata/asm").join(name);
-    let out = suaca(
-        &["--arch", "ZEN4", "-p", file.to_str().expect("utf-8")],
-        home.path(),
-    );
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let tps = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("Block throughput: "))
-        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
-        .collect();
-    Some((tps, text))
-}
-
-/// The op cache reads at least one 64-byte window per iteration of a loop
-/// (`uop_cache_window_bytes`, measured with `suaca profile` on this fixture: 1.06 and 2.00
-/// cycles per iteration): the saxpy loop inside one line and across two.
-#[test]
-fn a_loop_across_two_op_cache_windows_takes_two_cycles() {
-    let Some((tps, text)) = region_throughputs("loop_window.s") else {
-        return;
-    };
-    assert_eq!(tps.len(), 2, "{text}");
-    assert!((tps[0] - 1.06).abs() < 0.1, "{tps:?}");
-    assert!((tps[1] - 2.0).abs() < 0.1, "{tps:?}");
-    assert_eq!(text.matches("Mode: loop").count(), 2, "{text}");
-}
-
 /// Stores to one array commit one per cycle in a loop, 32 bytes a cycle
 /// (testdata/asm/store_width.s, measured 2.00, 1.00, 2.00, 2.00): one 64-byte store per
 /// iteration takes two cycles, one 32-byte store a cycle, two stores two.
@@ -341,32 +285,6 @@ fn stores_commit_one_cache_line_per_cycle() {
             "region {k}: {got} against {want}\n{text}"
         );
     }
-}
-
-/// NOPs take no dispatch slot on Zen 4 (testdata/asm/nops.s, measured with `suaca profile`;
-/// expected by hand: the other instructions at 6 a cycle, or their own limit): nop; mov;
-/// cmp 0.334 (2 / 6), a long NOP the same, cmp al; nop and mov; nop 0.25 (both
-/// measured; the model's port bound for these one-instruction blocks), nop; mov; lea; cmp
-/// 0.5 (3 / 6), two NOPs around two add chains 1.0 (the chains), three add chains 1.0.
-/// Blocks of NOPs only (measured 12 a cycle) are left out: the model delivers them free.
-#[test]
-fn nops_take_no_dispatch_slot() {
-    let Some(tps) = long_run("nops.s", &[]) else {
-        return;
-    };
-    assert_eq!(tps.len(), 9, "{tps:?}");
-    let want = [0.334, 0.334, 0.25, 0.25, 0.5, 1.0, f64::NAN, f64::NAN, 1.0];
-    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
-        if !want.is_nan() {
-            assert!(
-                (got - want).abs() < 0.015,
-                "region {k}: {got} against {want}: {tps:?}"
-            );
-        }
-    }
-    // With a slot per NOP: nop; mov; cmp takes half a cycle (3 / 6).
-    let slots = long_run("nops.s", &["--no-free-nops"]).expect("ran once");
-    assert!((slots[0] - 0.5).abs() < 0.015, "{slots:?}");
 }
 
 /// A fused `dec; jnz` takes one of Zen 4's four ALUs, a fused `cmp; jne` and a lone `jnz` take
@@ -618,32 +536,6 @@ fn partial_loads_merge_in_a_cycle() {
     }
 }
 
-/// The block throughputs of testdata/asm/`name` over 2,000 iterations (the thesis' total /
-/// iterations, within 1% of the steady state), `None` without GNU as.
-fn long_run(name: &str, extra: &[&str]) -> Option<Vec<f64>> {
-    if !have_as(name) {
-        return None;
-    }
-    let home = tempfile::tempdir().expect("tempdir");
-    let file = root().join("testdata/asm").join(name);
-    let mut args = vec!["--arch", "ZEN4", "-p", "--loop", "2000"];
-    args.extend_from_slice(extra);
-    args.push(file.to_str().expect("utf-8"));
-    let out = suaca(&args, home.path());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| l.strip_prefix("Block throughput: "))
-            .filter_map(|l| l.split_whitespace().next()?.parse().ok())
-            .collect(),
-    )
-}
-
 /// Two vector loads per cycle of 32 bytes each (testdata/asm/vector_loads.s, measured 2.27
 /// and 2.10): two 64-byte loads per iteration hold the two vector-load ports two cycles
 /// (4 chunks / 2 ports), four 32-byte loads too; the three AGUs alone would allow 1.33.
@@ -829,17 +721,4 @@ fn gathers_and_scatters_have_data() {
             .expect("block throughput");
         assert!((15.0..30.0).contains(&cycles), "{cycles}: {text}");
     }
-}
-
-/// Whether GNU as, which reads the assembly fixtures, is installed (a note names the
-/// skipped check `name` when not).
-fn have_as(name: &str) -> bool {
-    let ok = std::process::Command::new("as")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("note: GNU as is not installed; skipping the {name} check");
-    }
-    ok
 }

@@ -25,6 +25,7 @@ pub(super) fn dsb(f: &DsbFacts, cycles: f64) -> RowWords {
             window_bytes,
             per_cycle,
             looped,
+            whole_cycles,
             informational: why,
         } => {
             let list = uops
@@ -32,10 +33,19 @@ pub(super) fn dsb(f: &DsbFacts, cycles: f64) -> RowWords {
                 .map(u32::to_string)
                 .collect::<Vec<_>>()
                 .join(" + ");
+            let rule = if *whole_cycles {
+                format!("whole cycles of ≤ {per_cycle} µops an iteration, ≥ 1 per window")
+            } else {
+                format!("≤ {per_cycle} µops and ≥ 1 cycle per window")
+            };
             RowWords::new(format!(
-                "{} window(s) of {window_bytes} B holding {list} µops, ≤ {per_cycle} µops and ≥ 1 cycle per window{}: {}{}",
+                "{} window(s) of {window_bytes} B holding {list} µops, {rule}{}: {}{}",
                 uops.len(),
-                if *looped { "" } else { " (copies share windows)" },
+                if *looped {
+                    ""
+                } else {
+                    " (copies share windows)"
+                },
                 fmt_num(cycles),
                 informational(*why)
             ))
