@@ -362,13 +362,7 @@ fn stack_epilogues_chain_through_the_sync() {
         return;
     };
     let want = [2.0, 1.0, 0.67, 2.0, 2.0, f64::NAN, 2.0, 2.0, 2.0, 2.0];
-    assert_eq!(tps.len(), want.len(), "{tps:?}");
-    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
-        assert!(
-            want.is_nan() || (got - want).abs() < 0.03,
-            "region {k}: {tps:?}"
-        );
-    }
+    assert_regions(&tps, &want, 0.03);
 }
 
 /// Lane-selecting extracts and inserts as compilers emit them (immediate 1, the upper lane)
