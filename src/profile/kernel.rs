@@ -85,9 +85,11 @@ pub fn initial_value(block: &RunnableBlock, i: usize) -> u64 {
     } else if block.index_only.has(i) {
         0x40 + 8 * i64
     } else {
-        // At least 1 KiB from a page boundary (small displacements do not split pages), and
-        // distinct low 12 bits and line offsets per register (no false 4K aliasing).
-        FILL + i64 * WINDOW + 0x400 + i64 * 0x88
+        // At least 1 KiB from a page boundary (small displacements do not split pages),
+        // distinct low 12 bits per register (no false 4K aliasing), and 64-byte aligned, as
+        // the model assumes a base register to be (docs/model.md, "Store commit by cache
+        // line"): with 8·i bytes past a line, [rbp-104] and [rbp-112] fell in two lines.
+        FILL + i64 * WINDOW + 0x440 + i64 * 0x80
     }
 }
 
@@ -478,6 +480,9 @@ mod tests {
         let offsets: std::collections::BTreeSet<u64> =
             (0..16).map(|i| initial_value(&b, i) & 0xFFF).collect();
         assert_eq!(offsets.len(), 16, "distinct page offsets");
+        for i in (0..16).filter(|&i| b.bases.has(i)) {
+            assert_eq!(initial_value(&b, i) % 64, 0, "register {i} is line aligned");
+        }
         for i in 0..16 {
             let v = initial_value(&b, i);
             if b.bases.has(i) {
