@@ -1,6 +1,8 @@
 //! `suaca profile --batch FILE`: measure many hex blocks (BHive CSV or one per line) one
 //! after the other and write one CSV row per block, in input order. A block that faults, that
-//! cannot run, or a malformed line is a row with its status, never the end of the batch.
+//! cannot run, or a malformed line is a row with its status, never the end of the batch; nor
+//! is a block whose clock check kept failing (a burst of noise from a VM's host): its row is
+//! `refused`, and the blocks measured before and after it are kept.
 //!
 //! A block that ends with a conditional branch back to its first byte is a loop and runs as
 //! one (`suaca::profile`); its row says so (`mode`, `loop_counter`, `loop_setup`).
@@ -13,6 +15,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use suaca::cli::ProfileArgs;
+use suaca::measure::MeasureError;
 use suaca::profile::{block_key, ProfileError, ProfileOptions, Profiler};
 
 use super::batch::{read_input, write_output};
@@ -129,7 +132,16 @@ fn measure(profiler: &mut Profiler, hex: &str, problem: Option<&str>) -> Result<
         Ok(i) => i,
         Err(e) => return Ok(invalid(e)),
     };
-    Ok(match profiler.profile(&instrs) {
+    record_of(profiler.profile(&instrs), instrs.len())
+}
+
+/// The row of a profiled block; `Err` only for a harness failure that is not the block's and
+/// would fail the next block too.
+fn record_of(
+    result: Result<suaca::profile::Measurement, ProfileError>,
+    instructions: usize,
+) -> Result<Record, Failure> {
+    Ok(match result {
         Ok(m) => Record {
             cycles: Some(m.cycles_per_iteration),
             spread: Some(m.spread),
@@ -146,18 +158,50 @@ fn measure(profiler: &mut Profiler, hex: &str, problem: Option<&str>) -> Result<
             ..Record::default()
         },
         Err(ProfileError::Fault(f)) => Record {
-            instructions: Some(instrs.len()),
+            instructions: Some(instructions),
             status: "fault",
             signal: f.signal.clone(),
             detail: f.to_string(),
             ..Record::default()
         },
         Err(ProfileError::Unsupported(why)) => Record {
-            instructions: Some(instrs.len()),
+            instructions: Some(instructions),
             status: "unsupported",
             detail: why,
             ..Record::default()
         },
+        Err(ProfileError::Harness(MeasureError::Calibration(e))) => Record {
+            instructions: Some(instructions),
+            status: "refused",
+            detail: format!("the clock check failed on every try: {e}"),
+            ..Record::default()
+        },
         Err(ProfileError::Harness(e)) => return Err(Failure::analysis(e)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use suaca::measure::CalibrationError;
+
+    /// A block whose clock check kept failing is a `refused` row with the reason; other
+    /// harness failures still end the batch.
+    #[test]
+    fn a_refused_clock_check_is_a_row_not_the_end() {
+        let drift = CalibrationError::Drift {
+            before: 0.70,
+            after: 0.77,
+            drift: 9.0,
+            limit: 2.0,
+        };
+        let r = record_of(Err(MeasureError::Calibration(drift).into()), 3)
+            .unwrap_or_else(|_| panic!("a row"));
+        assert_eq!(r.status, "refused");
+        assert_eq!(r.instructions, Some(3));
+        assert!(r.detail.contains("core clock unstable"), "{}", r.detail);
+        assert!(r.cycles.is_none());
+        let harness = MeasureError::Harness(suaca::measure::HarnessError::IncompleteResult);
+        assert!(record_of(Err(harness.into()), 3).is_err());
+    }
 }
