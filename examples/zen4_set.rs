@@ -86,7 +86,8 @@ fn real_main() -> Result<(), String> {
 }
 
 /// The first pass's rows with each block's median over the passes that measured it, and the
-/// spread between those passes.
+/// spread between those passes; a block the first pass refused (its clock check failed) but
+/// another pass measured is `ok` with the others' median.
 fn median_of_passes(passes: &[Vec<zen4::Measured>]) -> Result<Vec<zen4::Measured>, String> {
     let first = passes.first().ok_or("--passes names no file")?;
     let by_key: Vec<BTreeMap<&str, f64>> = passes
@@ -106,7 +107,9 @@ fn median_of_passes(passes: &[Vec<zen4::Measured>]) -> Result<Vec<zen4::Measured
                 .iter()
                 .filter_map(|m| m.get(r.key.as_str()).copied())
                 .collect();
-            if let (true, Some(mid)) = (r.status == "ok", suaca::batch::metrics::median(&values)) {
+            let measurable = r.status == "ok" || r.status == "refused";
+            if let (true, Some(mid)) = (measurable, suaca::batch::metrics::median(&values)) {
+                row.status = "ok".to_string();
                 let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
                 let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 row.cycles = Some(mid);

@@ -90,7 +90,7 @@ pub struct Measured {
     pub copies: String,
     /// Instructions of the block.
     pub instructions: String,
-    /// `ok`, `fault`, `unsupported`.
+    /// `ok`, `fault`, `unsupported`, `refused`.
     pub status: String,
     /// Signal of a fault.
     pub signal: String,
