@@ -430,13 +430,17 @@ impl<'a> Engine<'a> {
             if let Some(assigner) = &mut self.assigner {
                 let first = self.plan.load_width - budget;
                 for u in w.loaded..w.loaded + d {
-                    let slot = issue_slot(op, u, w.slots_loaded, s, first);
-                    if slot / group != group_index {
-                        group_index = slot / group;
-                        assigner.end_group();
+                    let mut slot = issue_slot(op, u, w.slots_loaded, s, first);
+                    // Only a perfect front end loads more than one group a cycle.
+                    if slot >= group {
+                        if slot / group != group_index {
+                            group_index = slot / group;
+                            assigner.end_group();
+                        }
+                        slot %= group;
                     }
                     let mask = self.plan.masks[(op.first_mask + u) as usize] & self.valid_ports;
-                    w.bind(u, assigner.bind(mask, slot % group));
+                    w.bind(u, assigner.bind(mask, slot));
                 }
             }
             w.slots_loaded += s;
