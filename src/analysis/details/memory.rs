@@ -153,6 +153,15 @@ fn renamed(
         )
 }
 
+/// Whether `instr` is a locked operation: a LOCK prefix, or `xchg` with memory (locked by
+/// itself).
+fn locked(instr: &Instr) -> bool {
+    let i = &instr.iced;
+    i.has_lock_prefix()
+        || (i.mnemonic() == iced_x86::Mnemonic::Xchg
+            && (0..i.op_count()).any(|k| i.op_kind(k) == iced_x86::OpKind::Memory))
+}
+
 /// Cycles from a push to the pop (or plain load) that memory renaming serves it to:
 /// measured on Zen 4, `push rax; pop rax` chains at 1 cycle (testdata/asm/stack_renaming.s).
 const STACK_RENAMING_CYCLES: f64 = 1.0;
@@ -364,7 +373,9 @@ fn timing(
         && w.index.is_none()
         && m.index.is_none();
     let paired = e.same_registers || ((stack || rsp_slot) && e.proven && e.delta == 0);
-    let renamed = paired && !e.partial && renamed(store, w, &cx.instrs[ll], m, stack);
+    // A locked access goes through the cache: no renaming, no fast read-modify-write chain.
+    let locked = locked(&cx.instrs[sl]) || locked(&cx.instrs[ll]);
+    let renamed = paired && !e.partial && !locked && renamed(store, w, &cx.instrs[ll], m, stack);
     let ready = match cx.arch.memory.store_forward_latency {
         // A store the data shows renamed whose address registers changed before the load,
         // or that wrote only part of the load's bytes: plain forwarding.
@@ -379,6 +390,9 @@ fn timing(
         Some(r) if w.read && w.write && !renamed => ready.max(f64::from(r)),
         _ => ready,
     };
+    // A locked operation's value is there no sooner than a plain store forwards it (Zen 4:
+    // `lock add [rdi], 1` chains at 6-7 cycles, the plain form at 1; testdata/asm/locked.s).
+    let ready = if locked { ready.max(fallback) } else { ready };
     // Offsets count from each instruction's start, which for a load-op is its operation
     // ([`lead`]): a renamed value goes straight to it, a forwarded one through its load.
     // The data's store→memory latency and the load's memory→register latency are each a
