@@ -10,6 +10,10 @@
 //!     separate passes over the whole set: a block's value is the median of its passes,
 //!     `spread` the passes' (max − min) / median, `repeat_cycles_per_iteration` the second
 //!     pass (status, signal and copies are the first pass's)
+//! cargo run --example zen4_set -- moved --old OLD.csv --new NEW.csv --predictions CSV
+//!     two measurements of the set (keyed files) against suaca's predictions
+//!     (`target/accuracy/predictions.csv` of `scripts/accuracy.sh`): the blocks whose value
+//!     moved by more than 5%, and how many moved towards the prediction
 //! ```
 #![forbid(unsafe_code)]
 
@@ -33,13 +37,23 @@ fn main() -> ExitCode {
 
 fn real_main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let cmd = args.next().ok_or("usage: zen4_set select|publish ...")?;
+    let cmd = args
+        .next()
+        .ok_or("usage: zen4_set select|publish|moved ...")?;
     let mut opts: BTreeMap<String, String> = BTreeMap::new();
     while let Some(flag) = args.next() {
         let v = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         opts.insert(flag, v);
     }
     let get = |k: &str| opts.get(k).cloned();
+    if cmd == "moved" {
+        let path = |k: &str| {
+            get(k)
+                .map(PathBuf::from)
+                .ok_or(format!("{k} FILE is required"))
+        };
+        return moved(&path("--old")?, &path("--new")?, &path("--predictions")?);
+    }
     let out: PathBuf = get("--out").ok_or("--out FILE is required")?.into();
     match cmd.as_str() {
         "select" => {
@@ -192,5 +206,56 @@ fn publish(first: &[zen4::Measured], repeat: &[zen4::Measured], out: &Path) -> R
             100.0 * diffs[diffs.len() - 1]
         );
     }
+    Ok(())
+}
+
+/// Prints how many blocks measured in both files moved by more than 5%, and how many of
+/// those towards suaca's prediction (the accuracy benchmark's `predictions.csv`, ZEN4 rows
+/// `zen4-KEY`).
+fn moved(old: &Path, new: &Path, predictions: &Path) -> Result<(), String> {
+    let values = |p: &Path| -> Result<BTreeMap<String, f64>, String> {
+        Ok(zen4::read_measured(p)?
+            .into_iter()
+            .filter(|r| r.status == "ok")
+            .filter_map(|r| r.cycles.map(|c| (r.key, c)))
+            .collect())
+    };
+    let (before, after) = (values(old)?, values(new)?);
+    let mut r = csv::Reader::from_path(predictions)
+        .map_err(|e| format!("{}: {e}", predictions.display()))?;
+    let headers = r.headers().map_err(|e| e.to_string())?.clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or(format!("{}: no `{name}` column", predictions.display()))
+    };
+    let (case, suaca) = (col("case_id")?, col("suaca")?);
+    let mut predicted = BTreeMap::new();
+    for rec in r.records() {
+        let rec = rec.map_err(|e| e.to_string())?;
+        if let (Some(key), Ok(p)) = (rec[case].strip_prefix("zen4-"), rec[suaca].parse::<f64>()) {
+            predicted.insert(key.to_string(), p);
+        }
+    }
+    let (mut both, mut moved, mut towards) = (0, 0, 0);
+    for (key, &b) in &before {
+        let Some(&a) = after.get(key) else { continue };
+        both += 1;
+        if (a / b - 1.0).abs() <= 0.05 {
+            continue;
+        }
+        moved += 1;
+        if predicted
+            .get(key)
+            .is_some_and(|&p| (p - a).abs() < (p - b).abs())
+        {
+            towards += 1;
+        }
+    }
+    println!(
+        "{both} blocks measured in both; {moved} moved by more than 5%, {towards} of them \
+         towards suaca's prediction"
+    );
     Ok(())
 }

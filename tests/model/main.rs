@@ -54,4 +54,5 @@ mod uopsxml_full;
 mod uopsxml_ports;
 mod uopsxml_read;
 mod uopsxml_write;
+mod what_if_dev;
 mod zen4_fixtures;
