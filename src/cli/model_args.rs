@@ -62,8 +62,8 @@ pub struct ModelArgs {
     /// No stack-synchronization µops (an explicit rsp reader after push/pop/call/ret).
     #[arg(long)]
     pub no_stack_sync: bool,
-    /// Stores commit one per cycle whatever their lines (Zen 4 commits two only when they
-    /// write the same 64-byte line).
+    /// Stores commit as the arch's store ports allow, whatever their addresses (Zen 4
+    /// commits two in a cycle only when they write one aligned 32-byte block).
     #[arg(long)]
     pub no_store_commit: bool,
     /// NOPs take a dispatch slot like any instruction (Zen 4 dispatches none for them).

@@ -45,6 +45,9 @@ pub struct MachineParams {
     pub vector_to_gpr_holds_alus: Option<bool>,
     /// Two stores to one line commit in one cycle (`memory.store_line_pairs`).
     pub store_line_pairs: Option<bool>,
+    /// The aligned block two stores must share to commit together
+    /// (`memory.store_pair_bytes`: 32 or 64).
+    pub store_pair_bytes: Option<u32>,
     /// A pushed value popped back is renamed (`memory.stack_renaming`).
     pub stack_renaming: Option<bool>,
     /// A shift by CL waits for the flags (`scheduler.cl_shifts_read_flags`).
@@ -196,6 +199,11 @@ pub fn to_toml(name: &str, base_arch: Option<&str>, m: &MachineParams) -> String
             flag(m.whole_instruction_dispatch),
         ),
         ("memory", "store_line_pairs", flag(m.store_line_pairs)),
+        (
+            "memory",
+            "store_pair_bytes",
+            m.store_pair_bytes.map(|b| b.to_string()),
+        ),
         ("memory", "stack_renaming", flag(m.stack_renaming)),
         (
             "memory",

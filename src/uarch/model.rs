@@ -247,8 +247,12 @@ pub struct Memory {
     /// Bytes the store-data path writes per cycle.
     pub store_data_bytes: Option<u32>,
     /// Whether stores commit to L1 at one cache line per cycle: two stores in a cycle only
-    /// when they are consecutive, scalar and write the same 64-byte line (Zen 4, measured).
+    /// when they are consecutive, scalar and write the same aligned block of
+    /// `store_pair_bytes` (Zen 4, measured).
     pub store_line_pairs: Option<bool>,
+    /// The aligned block two stores must share to commit in one cycle under
+    /// `store_line_pairs` (Zen 4: 32, measured; 64 when not given).
+    pub store_pair_bytes: Option<u32>,
     /// Whether a push read back by a pop (or a plain `mov` load) of the same slot gets its
     /// value by memory renaming, like a renamed `mov` store (Zen 4, measured).
     pub stack_renaming: Option<bool>,

@@ -287,6 +287,27 @@ fn stores_commit_one_cache_line_per_cycle() {
     }
 }
 
+/// Two stores share a commit cycle when they write one aligned 32-byte block
+/// (testdata/asm/store_blocks.s, measured on Zen 4 with `suaca profile`; by hand: two stores
+/// a cycle, and a cycle for each store that writes another block than the store before it):
+/// a pair in one block 1, in one 64-byte line but two blocks 2; three stores in a block and
+/// one in the next 2 (4 stores, 2 blocks opened), three and three 3; pushes that move the
+/// stack 40 bytes a copy open 1.25 blocks a copy, so four take 2 and five 2.5.
+#[test]
+fn stores_pair_within_a_32_byte_block() {
+    let Some((tps, text)) = region_throughputs("store_blocks.s") else {
+        return;
+    };
+    let want = [1.0, 1.0, 2.0, 2.0, 2.0, 4.0, 2.0, 3.0, 2.0, 2.0, 2.5, 2.5];
+    assert_eq!(tps.len(), want.len(), "{text}");
+    for (k, (got, want)) in tps.iter().zip(want).enumerate() {
+        assert!(
+            (got - want).abs() < 0.03,
+            "region {k}: {got} against {want}\n{text}"
+        );
+    }
+}
+
 /// A fused `dec; jnz` takes one of Zen 4's four ALUs, a fused `cmp; jne` and a lone `jnz` take
 /// none (testdata/asm/branch_alu.s, measured with `suaca profile`; by hand: ALU µops / 4):
 /// 3, 4, 5, 7 add chains with `dec; jnz` 1.00, 1.25, 1.50, 2.00; 3 adds, `add rcx`, `cmp;

@@ -1,23 +1,25 @@
-//! Store commit by cache line (`memory.store_line_pairs`, Zen 4): stores leave the store
-//! queue for L1 at one 64-byte line per cycle, so two stores commit in the same cycle only
-//! when they are consecutive, both of at most 8 bytes, not both from vector registers, and
-//! write the same line; any other store takes a cycle of its own, and a wider one a cycle
-//! per 32 bytes (docs/model.md, "Store commit by cache line").
+//! Store commit by block (`memory.store_line_pairs`, `memory.store_pair_bytes`, Zen 4): two
+//! stores leave the store queue for L1 in one cycle only when both write one aligned
+//! 32-byte block, so a store that writes another block than the store before it takes a
+//! cycle of its own; a store of more than 8 bytes takes a cycle per 32 bytes, and two
+//! stores from vector registers never share one (docs/model.md, "Store commit by block").
 //!
-//! Measured on Zen 4 (`suaca profile` of testdata/asm/store_commit.s): two 8-byte stores to
-//! one line run at 1 cycle per pair, to two lines (or two bases) at 2; stores alternating
-//! between two lines at 1 each; two 16- or 32-byte stores to one line at 2, two 8-byte
-//! stores from xmm registers (`movsd`) at 2, a 4-byte one from xmm and an 8-byte one from
-//! a general register at 1.
+//! Measured on Zen 4 (`suaca profile` of testdata/asm/store_commit.s and store_blocks.s):
+//! two 8-byte stores in one 32-byte block run at 1 cycle per pair, in two blocks of one
+//! line (or two lines, two bases) at 2; three in a block and one in the next at 2 per copy,
+//! three and three at 3; two 16- or 32-byte stores at 2, two 8-byte stores from xmm
+//! registers (`movsd`) at 2, a 4-byte one from xmm and an 8-byte one from a general
+//! register at 1. Hence an iteration takes max(slots / 2, blocks opened) cycles.
 //!
-//! A line is known only relative to a base: two stores share one when their addresses have
-//! the same origins and their constant parts fall in the same 64-byte block, assuming every
-//! base register is 64-byte aligned (the alignment of a real program's pointers is not in
-//! its code). Stores whose addresses are not related start a line of their own.
+//! A block is known only relative to a base: two stores share one when their addresses
+//! have the same origins and their constant parts fall in the same aligned block, assuming
+//! every base register is 64-byte aligned (the alignment of a real program's pointers is
+//! not in its code). Stores whose addresses are not related open a block of their own.
 //!
-//! The commit slots are the arch's store-data ports, both usable by every store: each store
-//! costs one slot per half cycle it holds the commit, so a pair costs one slot each, a
-//! store alone two, and a run of `n` same-line stores `n` slots (`n + 1` when `n` is odd).
+//! The commit slots are the arch's store-data ports, both usable by every store, two a
+//! cycle: a store takes one (a wide one two per 32 bytes, vector data after vector data
+//! two), and the stores that open blocks take the slots still missing for two per block
+//! opened.
 
 use std::collections::HashMap;
 
@@ -27,8 +29,8 @@ use crate::uarch::{MicroArch, PortMask, Role};
 use super::address::AddressMap;
 use super::ports::{is_gather, is_vector};
 
-/// Bytes of an L1 line.
-const LINE: i64 = 64;
+/// The block two stores share to pair when the arch does not say (`memory.store_pair_bytes`).
+const DEFAULT_PAIR_BYTES: u32 = 64;
 /// Bytes of a wide store committed per cycle (the store-data path).
 const VECTOR_BYTES_PER_CYCLE: u32 = 32;
 
@@ -37,13 +39,22 @@ const VECTOR_BYTES_PER_CYCLE: u32 = 32;
 struct Store {
     /// The instruction's line in the region (not a cache line).
     instr_line: usize,
-    /// Whether it may share a cycle with a neighbour (at most 8 bytes, within one line).
-    pairable: bool,
+    /// Its position in the path and its memory operand, for the address analysis.
+    pos: usize,
+    operand: usize,
+    /// Bytes written.
+    size: u32,
+    /// Wider than 8 bytes (or a scatter): never pairs.
+    wide: bool,
     /// Commit slots when alone: two per cycle.
     alone: u32,
     /// Whether its data comes from a vector register: two of those never pair.
     vector: bool,
 }
+
+/// Longest walk of iterations the rule takes before giving up on a repeat (a block of 64
+/// bytes and a stride of 1).
+const MAX_PERIOD: usize = 64;
 
 /// Commit slots per line of `path` (lines with stores only): what the store-data µops of
 /// each line should total. `looped`: the path repeats, so its last store neighbours its
@@ -55,13 +66,18 @@ pub fn slots(
     arch: &MicroArch,
     looped: bool,
 ) -> HashMap<usize, u32> {
-    let mut out = HashMap::new();
     if arch.memory.store_line_pairs != Some(true) {
-        return out;
+        return HashMap::new();
     }
-    let mut stores = Vec::new();
-    // (position, operand) of each store, for comparing neighbours.
-    let mut at = Vec::new();
+    let pair_bytes = i64::from(
+        arch.memory
+            .store_pair_bytes
+            .filter(|&b| b > 0)
+            .unwrap_or(DEFAULT_PAIR_BYTES),
+    );
+    let block = |offset: i64| offset.div_euclid(pair_bytes);
+    // The stores of one iteration, in path order.
+    let mut one = Vec::new();
     for (pos, &line) in path.iter().enumerate() {
         let instr = &instrs[line];
         let vector = is_vector(instr);
@@ -69,9 +85,6 @@ pub fn slots(
             if !m.write || m.agen || m.size == 0 {
                 continue;
             }
-            let within = map
-                .parts_at(pos, k, 0)
-                .is_some_and(|(_, c)| block(c) == block(c + i64::from(m.size) - 1));
             // Only stores of up to 8 bytes pair (`movsd [m], xmm` with an integer store too).
             let wide = m.size > 8 || vector && is_gather(instr);
             let alone = if wide {
@@ -79,76 +92,162 @@ pub fn slots(
             } else {
                 2
             };
-            stores.push(Store {
+            one.push(Store {
                 instr_line: line,
-                pairable: !wide && within,
+                pos,
+                operand: k,
+                size: m.size,
+                wide,
                 alone,
                 vector,
             });
-            at.push((pos, k));
         }
     }
-    let n = stores.len();
+    let n = one.len();
     if n == 0 {
-        return out;
+        return HashMap::new();
     }
-    // joins[i]: store i shares a line with store i − 1 (for i = 0: the previous iteration's
-    // last store).
-    let same = |a: usize, b: usize, distance: u32| -> bool {
-        let (pa, ka) = at[a];
-        let (pb, kb) = at[b];
-        match (map.parts_at(pa, ka, 0), map.parts_at(pb, kb, distance)) {
+    // A stride that is not a multiple of the block (pushes, `add rdi, 8`) moves the stores
+    // across blocks from one iteration to the next: the rule walks the iterations until
+    // the blocks repeat and gives each line its average.
+    let period = if looped {
+        repeat_period(&one, map, pair_bytes)
+    } else {
+        1
+    };
+    let total = n * period;
+    let store = |i: usize| &one[i % n];
+    // The constant part of store `i` of the walk (`i / n` iterations on).
+    let offset = |i: usize| {
+        let s = store(i);
+        map.parts_at(s.pos, s.operand, (i / n) as u32)
+    };
+    let pairable = |i: usize| {
+        let s = store(i);
+        !s.wide && offset(i).is_some_and(|(_, c)| block(c) == block(c + i64::from(s.size) - 1))
+    };
+    // joins[i]: store i shares a block with store i − 1 (for i = 0: the last store of the
+    // walk, compared with the first one a whole walk later).
+    let same = |a: usize, b: usize| -> bool {
+        match (offset(a), offset(b)) {
             (Some((ta, ca)), Some((tb, cb))) => ta == tb && block(ca) == block(cb),
             _ => false,
         }
     };
-    let joins: Vec<bool> = (0..n)
+    // The store before store i of the walk (for i = 0: the walk's last one, a walk
+    // earlier), and where store i stands when compared with it.
+    let before = |i: usize| {
+        if i == 0 {
+            (total - 1, total)
+        } else {
+            (i - 1, i)
+        }
+    };
+    // opens[i]: store i writes another block than the store before it (or a block the
+    // analysis cannot relate to it).
+    let opens: Vec<bool> = (0..total)
         .map(|i| {
-            let prev = if i == 0 { n - 1 } else { i - 1 };
-            let wraps = i == 0;
-            stores[i].pairable
-                && stores[prev].pairable
-                && !(stores[i].vector && stores[prev].vector)
-                && (!wraps || looped)
-                && same(prev, i, u32::from(wraps))
+            if i == 0 && !looped {
+                return true;
+            }
+            let (prev, here) = before(i);
+            !(pairable(here) && pairable(prev) && same(prev, here))
         })
         .collect();
-    let mut cost = vec![0u32; n];
-    if joins.iter().all(|&j| j) {
-        // One line throughout: every store pairs with a neighbour (across iterations).
-        cost.fill(1);
-    } else {
-        // Runs start where a store does not join its predecessor; walk from such a start.
-        let start = joins.iter().position(|&j| !j).unwrap_or(0);
-        let mut i = 0;
-        while i < n {
-            let first = (start + i) % n;
-            let mut len = 1;
-            while i + len < n && joins[(start + i + len) % n] {
-                len += 1;
-            }
-            if len == 1 {
-                cost[first] = stores[first].alone;
+    // Each store's own slots: one; a wide store its `alone`; vector data right after
+    // vector data two (those never share a cycle).
+    let mut cost: Vec<u32> = (0..total)
+        .map(|i| {
+            let s = store(i);
+            let (prev, _) = before(i);
+            if s.wide {
+                s.alone
+            } else if s.vector && store(prev).vector && (i > 0 || looped) {
+                2
             } else {
-                for j in 0..len {
-                    cost[(start + i + j) % n] = 1;
-                }
-                if len % 2 == 1 {
-                    cost[(start + i + len - 1) % n] += 1;
-                }
+                1
             }
-            i += len;
+        })
+        .collect();
+    // Two stores a cycle, and a cycle for each block opened: the slots missing go to the
+    // stores that open blocks, one each in turn.
+    let own: u32 = cost.iter().sum();
+    let opened = opens.iter().filter(|&&o| o).count() as u32;
+    let mut missing = (2 * opened).saturating_sub(own);
+    while missing > 0 {
+        for (c, _) in cost.iter_mut().zip(&opens).filter(|(_, &o)| o) {
+            if missing == 0 {
+                break;
+            }
+            *c += 1;
+            missing -= 1;
         }
     }
+    let stores: Vec<&Store> = (0..total).map(store).collect();
+    let mut sums: HashMap<usize, u32> = HashMap::new();
     for (s, c) in stores.iter().zip(cost) {
-        *out.entry(s.instr_line).or_insert(0) += c;
+        *sums.entry(s.instr_line).or_insert(0) += c;
     }
-    out
+    average(&sums, period)
 }
 
-/// The 64-byte block of `offset` from a 64-byte aligned base.
-fn block(offset: i64) -> i64 {
-    offset.div_euclid(LINE)
+/// Iterations after which every store is back at its offset within a block: the least
+/// common multiple over the stores of `block / gcd(stride mod block, block)` (1 for a
+/// stride the analysis does not know), at most [`MAX_PERIOD`].
+fn repeat_period(stores: &[Store], map: &AddressMap, block: i64) -> usize {
+    let mut period = 1usize;
+    for s in stores {
+        let (Some((t0, c0)), Some((t1, c1))) = (
+            map.parts_at(s.pos, s.operand, 0),
+            map.parts_at(s.pos, s.operand, 1),
+        ) else {
+            continue;
+        };
+        if t0 != t1 {
+            continue;
+        }
+        let step = (c1 - c0).rem_euclid(block);
+        let k = (block / gcd(step, block)) as usize;
+        period = period / gcd(period as i64, k as i64) as usize * k;
+        if period > MAX_PERIOD {
+            return 1;
+        }
+    }
+    period
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a.abs().max(1)
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Each line's slots over `period` iterations as whole slots per iteration: the floor of
+/// its average, plus one for the lines with the largest remainders (ties: the earlier
+/// line) until the lines total the walk's average, rounded.
+fn average(sums: &HashMap<usize, u32>, period: usize) -> HashMap<usize, u32> {
+    let p = period.max(1) as u32;
+    if p == 1 {
+        return sums.clone();
+    }
+    let all: u32 = sums.values().sum();
+    let want = (all + p / 2) / p;
+    let mut out: HashMap<usize, u32> = sums.iter().map(|(&l, &s)| (l, s / p)).collect();
+    let mut short = want.saturating_sub(out.values().sum());
+    let mut by_rest: Vec<(u32, usize)> = sums.iter().map(|(&l, &s)| (s % p, l)).collect();
+    by_rest.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    for (_, line) in by_rest {
+        if short == 0 {
+            break;
+        }
+        if let Some(v) = out.get_mut(&line) {
+            *v += 1;
+            short -= 1;
+        }
+    }
+    out
 }
 
 /// The store-data µops `instr` needs beyond its one per store for `total` commit slots:
@@ -165,4 +264,30 @@ pub fn extra(instr: &Instr, arch: &MicroArch, total: u32) -> Vec<PortMask> {
         return Vec::new();
     }
     vec![ports; total.saturating_sub(stores) as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_average_keeps_the_walks_total_and_favours_the_largest_remainders() {
+        // 5 + 3 slots over 4 iterations: 2 a iteration; line 2's remainder (3) is larger.
+        let sums = HashMap::from([(1, 5), (2, 3)]);
+        assert_eq!(average(&sums, 4), HashMap::from([(1, 1), (2, 1)]));
+        // Equal remainders: the earlier line gets the slot.
+        let sums = HashMap::from([(4, 2), (7, 2)]);
+        assert_eq!(average(&sums, 4), HashMap::from([(4, 1), (7, 0)]));
+        // One iteration: unchanged.
+        let sums = HashMap::from([(3, 3)]);
+        assert_eq!(average(&sums, 1), sums);
+    }
+
+    #[test]
+    fn gcd_of_a_stride_and_a_block() {
+        assert_eq!(gcd(8, 32), 8);
+        assert_eq!(gcd(0, 32), 32);
+        assert_eq!(gcd(24, 32), 8);
+        assert_eq!(gcd(5, 32), 1);
+    }
 }

@@ -11,6 +11,9 @@
 //!   alone (1.00); yes when 30% slower.
 //! - `memory.store_line_pairs`: two 8-byte stores to one line (1.00) against two lines
 //!   (2.00); yes when 25% faster.
+//! - `memory.store_pair_bytes`: with line pairs, two 8-byte stores 24 bytes apart in one
+//!   64-byte line but two 32-byte blocks (2.00 on Zen 4): 32 when they run like two lines
+//!   (above the midpoint of the one-line and two-line readings), else 64.
 //! - `memory.stack_renaming`: `push rax; pop rax` (1.00; forwarding takes 6 or more); yes
 //!   under 3 cycles.
 //! - `scheduler.cl_shifts_read_flags`: `shl r9, cl; shl r10, cl` (1.00; through the flags
@@ -143,6 +146,11 @@ pub(super) fn specs() -> Vec<Spec> {
             vec![],
             vec![],
         ),
+        tp_spec(
+            vec![store(4104, Register::RAX), store(4128, Register::RCX)],
+            vec![],
+            vec![],
+        ),
     ]
 }
 
@@ -179,11 +187,19 @@ pub(super) fn read(v: &[Option<f64>], m: &mut MachineParams) {
         );
     }
     if let (Some(one), Some(two)) = (get(5), get(6)) {
-        m.store_line_pairs = Some(one < 0.75 * two);
+        let pairs = one < 0.75 * two;
+        m.store_line_pairs = Some(pairs);
         note(
             "memory.store_line_pairs",
             format!("two 8-byte stores to one 64-byte line {one:.3} against two lines {two:.3} cycles per pair"),
         );
+        if let (true, Some(halves)) = (pairs, get(14)) {
+            m.store_pair_bytes = Some(if halves > (one + two) / 2.0 { 32 } else { 64 });
+            note(
+                "memory.store_pair_bytes",
+                format!("two 8-byte stores in one 64-byte line, two 32-byte blocks {halves:.3} against one block {one:.3} and two lines {two:.3} cycles per pair"),
+            );
+        }
     }
     if let Some(t) = get(7) {
         m.stack_renaming = Some(t < 3.0);
@@ -250,7 +266,7 @@ mod tests {
         // The readings of testdata/asm fixtures on Zen 4 (docs/model.md).
         let mut m = params();
         let v = [
-            0.334, 0.334, 1.25, 1.61, 1.0, 1.0, 2.0, 1.0, 1.07, 1.0, 1.0, 0.834, 1.0, 19.0,
+            0.334, 0.334, 1.25, 1.61, 1.0, 1.0, 2.0, 1.0, 1.07, 1.0, 1.0, 0.834, 1.0, 19.0, 2.0,
         ]
         .map(Some);
         read(&v, &mut m);
@@ -264,7 +280,8 @@ mod tests {
         assert_eq!(m.indexed_integer_stores, Some(true));
         assert_eq!(m.whole_instruction_dispatch, Some(true));
         assert_eq!(m.store_forward_fail_cycles, Some(19));
-        assert_eq!(m.rule_evidence.len(), 10);
+        assert_eq!(m.store_pair_bytes, Some(32));
+        assert_eq!(m.rule_evidence.len(), 11);
     }
 
     #[test]
@@ -290,17 +307,25 @@ mod tests {
         assert_eq!(m.whole_instruction_dispatch, None);
         // Two slots that split: 5/6.
         let mut m = params();
-        let mut v = [None; 14];
+        let mut v = [None; 15];
         v[10] = Some(1.0);
         v[11] = Some(0.834);
         v[12] = Some(0.834);
         read(&v, &mut m);
         assert_eq!(m.whole_instruction_dispatch, Some(false));
+        // Line pairs that also pair across the halves of a line: 64-byte blocks.
+        let mut m = params();
+        let mut v = [None; 15];
+        v[5] = Some(1.0);
+        v[6] = Some(2.0);
+        v[14] = Some(1.0);
+        read(&v, &mut m);
+        assert_eq!(m.store_pair_bytes, Some(64));
         // A kernel that did not run decides nothing.
         let mut m = params();
-        read(&[None; 14], &mut m);
+        read(&[None; 15], &mut m);
         assert_eq!(m.stack_renaming, None);
         assert!(m.rule_evidence.is_empty());
-        assert_eq!(specs().len(), 14);
+        assert_eq!(specs().len(), 15);
     }
 }
