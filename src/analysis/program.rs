@@ -235,9 +235,14 @@ pub fn build(
     };
     // Commit slots of each line's stores (by cache line, `memory.store_line_pairs`).
     let commit = match &addresses {
-        Some(map) if by_line => {
-            details::store_commit::slots(cx.instrs, path, map, cx.arch, cx.looped)
-        }
+        Some(map) if by_line => details::store_commit::slots(
+            cx.instrs,
+            path,
+            map,
+            cx.arch,
+            cx.looped,
+            details::memory::policy(cx.loop_mode),
+        ),
         _ => Default::default(),
     };
     // Extra port cycles of wide loads and stores, as instructions of their own (below).

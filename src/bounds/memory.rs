@@ -11,7 +11,7 @@ use iced_x86::{Instruction, Mnemonic};
 
 use super::facts::{BoundFacts, ComplexAddressing, MemRate};
 use super::{BoundKind, BoundOptions, BoundRow, RowState};
-use crate::analysis::details::{address::AddressMap, store_commit};
+use crate::analysis::details::{address::AddressMap, memory, store_commit};
 use crate::ir::{Instr, MemOperand};
 use crate::uarch::{MicroArch, Role};
 
@@ -135,8 +135,12 @@ impl MemCounts {
             let path: Vec<usize> = (0..instrs.len()).collect();
             let refs: Vec<&Instr> = instrs.iter().collect();
             let map = AddressMap::build(&refs);
+            let loop_mode = instrs
+                .first()
+                .is_some_and(|f| crate::cfg::loop_branch(instrs, f.address).is_some());
+            let policy = memory::policy(loop_mode);
             c.commit_slots = Some(
-                store_commit::slots(instrs, &path, &map, arch, true)
+                store_commit::slots(instrs, &path, &map, arch, true, policy)
                     .values()
                     .sum(),
             );

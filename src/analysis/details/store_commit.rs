@@ -27,6 +27,7 @@ use crate::ir::Instr;
 use crate::uarch::{MicroArch, PortMask, Role};
 
 use super::address::AddressMap;
+use super::memory::UnknownPolicy;
 use super::ports::{is_gather, is_vector};
 
 /// The block two stores share to pair when the arch does not say (`memory.store_pair_bytes`).
@@ -58,13 +59,16 @@ const MAX_PERIOD: usize = 64;
 
 /// Commit slots per line of `path` (lines with stores only): what the store-data µops of
 /// each line should total. `looped`: the path repeats, so its last store neighbours its
-/// first. Empty when the arch does not commit by line.
+/// first. `policy`: how addresses the analysis cannot follow across iterations compare
+/// (with [`UnknownPolicy::SameName`], one named the same way is the same block, as it is
+/// for memory dependencies). Empty when the arch does not commit by line.
 pub fn slots(
     instrs: &[Instr],
     path: &[usize],
     map: &AddressMap,
     arch: &MicroArch,
     looped: bool,
+    policy: UnknownPolicy,
 ) -> HashMap<usize, u32> {
     if arch.memory.store_line_pairs != Some(true) {
         return HashMap::new();
@@ -124,14 +128,21 @@ pub fn slots(
     };
     let pairable = |i: usize| {
         let s = store(i);
-        !s.wide && offset(i).is_some_and(|(_, c)| block(c) == block(c + i64::from(s.size) - 1))
+        // Where the analysis loses the address across iterations, its place in a block is
+        // the first iteration's (the aligned-base assumption; same name, same place).
+        let at = offset(i).or_else(|| offset(i % n));
+        !s.wide && at.is_some_and(|(_, c)| block(c) == block(c + i64::from(s.size) - 1))
     };
-    // joins[i]: store i shares a block with store i − 1 (for i = 0: the last store of the
-    // walk, compared with the first one a whole walk later).
+    let named = |i: usize| {
+        let s = store(i);
+        let m = &instrs[path[s.pos]].mem[s.operand];
+        (m.segment, m.base, m.index, m.scale, m.displacement)
+    };
     let same = |a: usize, b: usize| -> bool {
         match (offset(a), offset(b)) {
             (Some((ta, ca)), Some((tb, cb))) => ta == tb && block(ca) == block(cb),
-            _ => false,
+            // Not followed across iterations: by the policy for unknown addresses.
+            _ => policy == UnknownPolicy::SameName && named(a) == named(b),
         }
     };
     // The store before store i of the walk (for i = 0: the walk's last one, a walk
