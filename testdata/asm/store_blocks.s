@@ -1,8 +1,8 @@
 # Which stores share a commit cycle on Zen 4 (src/analysis/details/store_commit.rs,
-# data/arch/ZEN4.toml `memory.store_pair_bytes`): straight-line blocks of 8-byte stores off r14
-# (64-byte aligned in the harness) and of pushes. `suaca profile --processes 5` on Zen 4
-# (family 25 model 17, 2026-11-26) measured the cycles per copy noted before each block
-# (every process within 0.01 of it). Two stores a cycle, and a cycle for each store that
+# data/arch/ZEN4.toml `memory.store_pair_bytes`): straight-line blocks of 8-byte stores off
+# r14 (64-byte aligned in the harness), of pushes, and of 16-byte stores from xmm beside
+# them. `suaca profile --processes 5` on Zen 4 (family 25 model 17, 2026-11-26) measured the
+# cycles per copy noted before each block (the median of processes that agreed). Two stores a cycle, and a cycle for each store that
 # writes another aligned 32-byte block than the store before it: the blocks, not the
 # 64-byte lines, decide.
         .intel_syntax noprefix
@@ -105,5 +105,24 @@
         mov rsi, qword ptr [rbp-0x38]
         lea rax, [rbx+0x10]
         mov qword ptr [rcx+rsi*8], rax
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.00: a 16-byte store from xmm and a 4-byte one from a general register, one block
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        movups xmmword ptr [r14], xmm0
+        mov dword ptr [r14+16], ecx
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.50: the 16-byte store and two 8-byte ones, one block
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        movups xmmword ptr [r14], xmm0
+        mov qword ptr [r14+16], rcx
+        mov qword ptr [r14+24], rdx
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.00: two 16-byte stores from xmm, one block (vector data never shares a cycle)
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        movups xmmword ptr [r14], xmm0
+        movups xmmword ptr [r14+16], xmm1
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         ret

@@ -1,7 +1,7 @@
 //! Store commit by block (`memory.store_line_pairs`, `memory.store_pair_bytes`, Zen 4): two
 //! stores leave the store queue for L1 in one cycle only when both write one aligned
 //! 32-byte block, so a store that writes another block than the store before it takes a
-//! cycle of its own; a store of more than 8 bytes takes a cycle per 32 bytes, and two
+//! cycle of its own; a store of more than 16 bytes takes a cycle per 32 bytes, and two
 //! stores from vector registers never share one (docs/model.md, "Store commit by block").
 //!
 //! Measured on Zen 4 (`suaca profile` of testdata/asm/store_commit.s and store_blocks.s):
@@ -17,8 +17,8 @@
 //! not in its code). Stores whose addresses are not related open a block of their own.
 //!
 //! The commit slots are the arch's store-data ports, both usable by every store, two a
-//! cycle: a store takes one (a wide one two per 32 bytes, vector data after vector data
-//! two), and the stores that open blocks take the slots still missing for two per block
+//! cycle: a store takes one (one of more than 16 bytes two per 32 bytes, vector data
+//! after vector data two), and the stores that open blocks take the slots still missing for two per block
 //! opened.
 
 use std::collections::HashMap;
@@ -89,8 +89,9 @@ pub fn slots(
             if !m.write || m.agen || m.size == 0 {
                 continue;
             }
-            // Only stores of up to 8 bytes pair (`movsd [m], xmm` with an integer store too).
-            let wide = m.size > 8 || vector && is_gather(instr);
+            // Stores of up to 16 bytes may share a cycle (`movsd [m], xmm` or `movups [m],
+            // xmm` with an integer store; two from vector registers never, below).
+            let wide = m.size > 16 || vector && is_gather(instr);
             let alone = if wide {
                 2 * m.size.div_ceil(VECTOR_BYTES_PER_CYCLE).max(1)
             } else {
