@@ -36,7 +36,7 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.stack_sync = true;
     out.push(("+ stack-sync µops", m));
     m.store_commit = true;
-    out.push(("+ store commit by cache line", m));
+    out.push(("+ store commit by 32-byte block", m));
     m.free_nops = true;
     out.push(("+ NOPs without a dispatch slot", m));
     m.issue_ports = true;
