@@ -45,10 +45,9 @@ struct Store {
     operand: usize,
     /// Bytes written.
     size: u32,
-    /// Wider than 8 bytes (or a scatter): never pairs.
-    wide: bool,
-    /// Commit slots when alone: two per cycle.
-    alone: u32,
+    /// Wider than 16 bytes (or a scatter): never shares a cycle, and takes these slots (two
+    /// a cycle, a cycle per 32 bytes).
+    wide: Option<u32>,
     /// Whether its data comes from a vector register: two of those never pair.
     vector: bool,
 }
@@ -91,19 +90,14 @@ pub fn slots(
             }
             // Stores of up to 16 bytes may share a cycle (`movsd [m], xmm` or `movups [m],
             // xmm` with an integer store; two from vector registers never, below).
-            let wide = m.size > 16 || vector && is_gather(instr);
-            let alone = if wide {
-                2 * m.size.div_ceil(VECTOR_BYTES_PER_CYCLE).max(1)
-            } else {
-                2
-            };
+            let wide = (m.size > 16 || vector && is_gather(instr))
+                .then(|| 2 * m.size.div_ceil(VECTOR_BYTES_PER_CYCLE).max(1));
             one.push(Store {
                 instr_line: line,
                 pos,
                 operand: k,
                 size: m.size,
                 wide,
-                alone,
                 vector,
             });
         }
@@ -132,7 +126,7 @@ pub fn slots(
         // Where the analysis loses the address across iterations, its place in a block is
         // the first iteration's (the aligned-base assumption; same name, same place).
         let at = offset(i).or_else(|| offset(i % n));
-        !s.wide && at.is_some_and(|(_, c)| block(c) == block(c + i64::from(s.size) - 1))
+        s.wide.is_none() && at.is_some_and(|(_, c)| block(c) == block(c + i64::from(s.size) - 1))
     };
     let named = |i: usize| {
         let s = store(i);
@@ -166,14 +160,14 @@ pub fn slots(
             !(pairable(here) && pairable(prev) && same(prev, here))
         })
         .collect();
-    // Each store's own slots: one; a wide store its `alone`; vector data right after
+    // Each store's own slots: one; a wide store its own count; vector data right after
     // vector data two (those never share a cycle).
     let mut cost: Vec<u32> = (0..total)
         .map(|i| {
             let s = store(i);
             let (prev, _) = before(i);
-            if s.wide {
-                s.alone
+            if let Some(slots) = s.wide {
+                slots
             } else if s.vector && store(prev).vector && (i > 0 || looped) {
                 2
             } else {
