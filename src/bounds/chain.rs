@@ -414,6 +414,30 @@ pub(super) fn row(
         };
         keep_heaviest(&mut merged, cand, e.distance);
     }
+    if opts.stack_engine {
+        // A stack operation addresses memory at the rsp of the last explicit write (as the
+        // simulation, `program::build`).
+        let refs: Vec<&Instr> = instrs[..n].iter().collect();
+        let rsp = Loc::Reg(iced_x86::Register::RSP);
+        for (k, r) in refs.iter().enumerate() {
+            if !is_stack_op(r) {
+                continue;
+            }
+            let Some((j, d)) = stack_sync::explicit_source(&refs, k, true) else {
+                continue;
+            };
+            let (Some(pd), Some(cd)) = (desc(j), desc(k)) else {
+                continue;
+            };
+            let cand = Edge {
+                from: j,
+                to: k,
+                weight: i64::from(edge_offset(pd, cd, rsp)),
+                loc: Some(rsp),
+            };
+            keep_heaviest(&mut merged, cand, d);
+        }
+    }
     if opts.stack_sync {
         // A stack-sync µop rebuilds rsp from the last explicit write, a cycle later; a reader
         // after it reads that rsp (as the simulation, `program::build`).
