@@ -115,7 +115,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     let iclasses = suaca::db::iclasses(&all_instrs);
     let db = InstrDb::new(data.records_with_iclass(&iclasses), &arch.name, |g| {
         arch.port_mask(g)
-    });
+    })
+    .with_load_latency(arch.memory.l1_latency);
     // Records are checked as they are read: damage found just now is reported too.
     warnings.extend(data.damage().cloned().map(Warning::Dataset));
     let machine = Machine::of(&arch);

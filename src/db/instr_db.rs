@@ -51,6 +51,9 @@ pub struct Match<'a> {
 #[derive(Debug)]
 pub struct InstrDb {
     arch: String,
+    /// The arch's load-to-use latency, for loads the data gives no latency
+    /// ([`InstrDb::with_load_latency`]).
+    load_latency: Option<u32>,
     forms: Vec<Form>,
     by_iclass: HashMap<String, Vec<usize>>,
     /// Per form: Plain, SameReg, Indexed statics (`Err` = unusable data, with the reason).
@@ -224,11 +227,21 @@ impl InstrDb {
             .collect();
         InstrDb {
             arch: arch.to_string(),
+            load_latency: None,
             forms,
             by_iclass,
             statics,
             memo: DescMemo::default(),
         }
+    }
+
+    /// Gives an integer load the data has no latency for (our ZEN4 data: `pop`, `cmp m,
+    /// imm`, `test m, imm`) `cycles` from its address registers to its general-register and
+    /// flag results, one more when it also computes (the arch's `memory.l1_latency`);
+    /// without it such an instruction counts one cycle.
+    pub fn with_load_latency(mut self, cycles: Option<u32>) -> Self {
+        self.load_latency = cycles;
+        self
     }
 
     /// The uops.info arch name this database describes.
@@ -362,7 +375,10 @@ impl InstrDb {
                 string: form.string.clone(),
                 reason,
             })?;
-        let latencies = latency::resolve(form, &meas.latencies, instr, m.variant);
+        let mut latencies = latency::resolve(form, &meas.latencies, instr, m.variant);
+        if let (true, Some(load)) = (latencies.is_empty(), self.load_latency) {
+            latencies = latency::load_fallback(instr, f64::from(load));
+        }
         let max_latency = latencies
             .iter()
             .map(|l| l.cycles)

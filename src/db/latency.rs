@@ -14,7 +14,7 @@ use iced_x86::Register;
 use super::desc::{Endpoint, LatVia, OpLatency, Variant};
 use super::form::{Form, FormOp, OpClass};
 use super::matcher::{alignment, iced_operands, IcedOp};
-use crate::ir::{FlagSet, Instr, Loc, MemOperand};
+use crate::ir::{AccessKind, FlagSet, Instr, Loc, MemOperand};
 use crate::uopsxml::{LatValue, Latency};
 
 /// The dependency location of a register, `None` for registers that carry no dependency
@@ -229,4 +229,82 @@ fn dedup(all: Vec<(OpLatency, bool)>) -> Vec<OpLatency> {
         }
     }
     out.into_iter().map(|(l, _)| l).collect()
+}
+
+/// Latencies of an instruction that reads memory and whose data has none: `load` cycles
+/// from the address registers to each general register and flag it writes (one more when it
+/// computes rather than moves: `cmp`, `test`, `add r, m`), as an L1 hit. Vector results
+/// are left without: their load latency is not the integer one. rsp, which push and pop
+/// update in the stack engine, is not a result here.
+pub(crate) fn load_fallback(instr: &Instr, load: f64) -> Vec<OpLatency> {
+    use iced_x86::Mnemonic;
+    let Some(m) = instr.mem.iter().find(|m| m.read && !m.agen) else {
+        return Vec::new();
+    };
+    let moves = matches!(
+        instr.iced.mnemonic(),
+        Mnemonic::Pop | Mnemonic::Mov | Mnemonic::Movzx | Mnemonic::Movsx | Mnemonic::Movsxd
+    );
+    let cycles = if moves { load } else { load + 1.0 };
+    let from: Vec<(Loc, LatVia)> = [(m.base, LatVia::Address), (m.index, LatVia::AddressIndex)]
+        .into_iter()
+        .filter_map(|(r, via)| Some((loc_of(r.filter(|&r| r != Register::RIP)?)?, via)))
+        .collect();
+    let mut out = Vec::new();
+    for a in &instr.accesses {
+        let integer = match a.loc {
+            Loc::Flag(_) | Loc::High8(_) => true,
+            Loc::Reg(r) => r.is_gpr64() && r != Register::RSP,
+        };
+        if a.kind == AccessKind::Read || !integer {
+            continue;
+        }
+        for &(f, via) in &from {
+            out.push(OpLatency {
+                from: Endpoint::Loc(f),
+                via,
+                to: Endpoint::Loc(a.loc),
+                cycles,
+                upper_bound: false,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::decode_bytes;
+    use crate::input::parse_hex;
+
+    fn fallback(hex: &str) -> Vec<(Endpoint, LatVia, Endpoint, f64)> {
+        let i = decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap();
+        load_fallback(&i[0], 4.0)
+            .into_iter()
+            .map(|l| (l.from, l.via, l.to, l.cycles))
+            .collect()
+    }
+
+    #[test]
+    fn a_load_without_data_takes_the_load_latency_from_its_address() {
+        let reg = |r| Endpoint::Loc(Loc::Reg(r));
+        // pop rbp: rsp → rbp in 4 (rsp itself is the stack engine's).
+        assert_eq!(
+            fallback("5d"),
+            vec![(reg(Register::RSP), LatVia::Address, reg(Register::RBP), 4.0)]
+        );
+        // cmp qword ptr [rdi+rcx*8], 0: rdi and rcx → each flag in 5.
+        let cmp = fallback("48833ccf00");
+        assert!(!cmp.is_empty());
+        assert!(cmp
+            .iter()
+            .all(|(_, _, to, c)| matches!(to, Endpoint::Loc(Loc::Flag(_))) && *c == 5.0));
+        assert!(cmp
+            .iter()
+            .any(|(f, v, _, _)| *f == reg(Register::RCX) && *v == LatVia::AddressIndex));
+        // A vector load and a store: none.
+        assert!(fallback("0f1007").is_empty());
+        assert!(fallback("48893f").is_empty());
+    }
 }

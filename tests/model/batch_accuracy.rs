@@ -117,7 +117,8 @@ fn full_model_accuracy_on_bhive_dev() {
 /// synced rsp; 5.66% / 0.929 on the set measured again in three passes with line-aligned
 /// base registers, 1,932 blocks; 5.62% / 0.929 with locked chains; 5.12% / 0.932 with
 /// store commit by 32-byte block; 5.01% / 0.933 with loaded indexes named the same way;
-/// 4.99% / 0.934 with 16-byte stores from xmm sharing a cycle).
+/// 4.99% / 0.934 with 16-byte stores from xmm sharing a cycle; 4.94% / 0.934 with stack
+/// operations on the last explicit rsp write and the L1 latency for loads without data).
 #[test]
 fn zen4_block_set_accuracy() {
     let Some((xml, _)) = common::bhive_dev() else {
