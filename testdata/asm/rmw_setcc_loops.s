@@ -6,8 +6,9 @@
 # operation, width or stride; a fourth macro-op that uses an ALU brings it to 1.00, a zero
 # idiom to ~1.08; with four or six ALU operations beside it, a quarter cycle more than the
 # ALUs need. A `setcc` into the low byte of a register that is then read whole, with the
-# flags from a compare with memory, takes 2 cycles (count_byte, gcc -O2); with the compare
-# on registers 1.22, with rcx not read 1.63.
+# flags from a compare with memory, takes 2 cycles (count_byte, gcc -O2), as does `cmovz`
+# in its place; with the compare on registers 1.22, with rcx not read 1.63, and with the
+# accumulating `add` moved before the pointer's 1.50 (an order effect, as loop_order.s).
         .intel_syntax noprefix
         .text
         .p2align 6
@@ -94,6 +95,30 @@
         setz cl
         add rdi, 1
         add rax, r10
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.00: count_byte with cmovz instead of setz
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        xor ecx, ecx
+        cmp byte ptr [rdi], sil
+        cmovz ecx, r9d
+        add rdi, 1
+        add rax, rcx
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.50: count_byte with add rax, rcx before add rdi, 1
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        xor ecx, ecx
+        cmp byte ptr [rdi], sil
+        setz cl
+        add rax, rcx
+        add rdi, 1
         cmp rdx, rdi
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
