@@ -247,42 +247,24 @@ pub fn build(
     };
     // Extra port cycles of wide loads and stores, as instructions of their own (below).
     let mut wide: Vec<(u32, Vec<PortMask>)> = Vec::new();
-    // Lines that get a stack-sync µop (folded into them: a µop, a slot, a cycle on rsp).
-    // The sync µop rebuilds rsp from the last explicit write (the graph's edge is from the
-    // last push/pop, which the stack engine drops): (reader, writer line, distance).
-    // Each also gets an edge from the last explicit rsp write: (reader, writer line,
-    // distance, extra cycles: 1 through a sync µop).
+    // Lines that get a stack-sync µop (folded into them: a µop, a slot, a cycle on rsp), and
+    // the rsp edges the stack engine makes: (reader, writer line, distance, extra cycles).
     let mut synced = vec![false; descs.len()];
     let mut sync_sources: Vec<(usize, usize, u32, u32)> = Vec::new();
     if cx.model.stack_engine {
         let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-        // A stack operation addresses memory at the rsp of the last explicit write plus
-        // the engine's offset: the graph's edge from the stack operation before it is
-        // dropped, the one from that write stays (`lea rsp, [rbp-40]; pop rbx; …; pop rbp`
-        // is a chain through memory when repeated).
-        for (k, r) in refs.iter().enumerate() {
-            if !details::is_stack_op(r) {
-                continue;
-            }
-            if let Some((j, d)) = stack_sync::explicit_source(&refs, k, cx.looped) {
-                sync_sources.push((path[k], path[j], d, 0));
-            }
-        }
         if cx.model.stack_sync {
             for (k, r) in stack_sync::rsp_reads(&refs, cx.looped)
                 .into_iter()
                 .enumerate()
             {
-                if r == stack_sync::RspRead::Plain {
-                    continue;
-                }
-                // A synced reader and one after it both wait for the sync's source.
                 synced[path[k]] = r == stack_sync::RspRead::Sync;
-                if let Some((j, d)) = stack_sync::explicit_source(&refs, k, cx.looped) {
-                    sync_sources.push((path[k], path[j], d, 1));
-                }
             }
         }
+        sync_sources = stack_sync::rsp_sources(&refs, cx.looped, cx.model.stack_sync)
+            .into_iter()
+            .map(|s| (path[s.reader], path[s.writer], s.distance, s.extra))
+            .collect();
     }
     let sync_ports = cx.arch.ports_with_role(crate::uarch::Role::Alu);
     let mut renamed = vec![false; kept.len()];

@@ -415,50 +415,21 @@ pub(super) fn row(
         keep_heaviest(&mut merged, cand, e.distance);
     }
     if opts.stack_engine {
-        // A stack operation addresses memory at the rsp of the last explicit write (as the
-        // simulation, `program::build`).
+        // rsp from the last explicit write: a stack operation's address, a stack-sync µop's
+        // rebuild a cycle later (as the simulation, `program::build`).
         let refs: Vec<&Instr> = instrs[..n].iter().collect();
         let rsp = Loc::Reg(iced_x86::Register::RSP);
-        for (k, r) in refs.iter().enumerate() {
-            if !is_stack_op(r) {
-                continue;
-            }
-            let Some((j, d)) = stack_sync::explicit_source(&refs, k, true) else {
-                continue;
-            };
-            let (Some(pd), Some(cd)) = (desc(j), desc(k)) else {
+        for s in stack_sync::rsp_sources(&refs, true, opts.stack_sync) {
+            let (Some(pd), Some(cd)) = (desc(s.writer), desc(s.reader)) else {
                 continue;
             };
             let cand = Edge {
-                from: j,
-                to: k,
-                weight: i64::from(edge_offset(pd, cd, rsp)),
+                from: s.writer,
+                to: s.reader,
+                weight: i64::from(edge_offset(pd, cd, rsp) + s.extra),
                 loc: Some(rsp),
             };
-            keep_heaviest(&mut merged, cand, d);
-        }
-    }
-    if opts.stack_sync {
-        // A stack-sync µop rebuilds rsp from the last explicit write, a cycle later; a reader
-        // after it reads that rsp (as the simulation, `program::build`).
-        let refs: Vec<&Instr> = instrs[..n].iter().collect();
-        let rsp = Loc::Reg(iced_x86::Register::RSP);
-        for (k, read) in stack_sync::rsp_reads(&refs, true).into_iter().enumerate() {
-            let source = (read != stack_sync::RspRead::Plain)
-                .then(|| stack_sync::explicit_source(&refs, k, true))
-                .flatten();
-            let Some((j, d)) = source else { continue };
-            let (Some(pd), Some(cd)) = (desc(j), desc(k)) else {
-                continue;
-            };
-            let weight = i64::from(edge_offset(pd, cd, rsp)) + 1;
-            let cand = Edge {
-                from: j,
-                to: k,
-                weight,
-                loc: Some(rsp),
-            };
-            keep_heaviest(&mut merged, cand, d);
+            keep_heaviest(&mut merged, cand, s.distance);
         }
     }
     // Through memory, as the simulation: the store's start to the load's (no location).

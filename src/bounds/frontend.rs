@@ -98,9 +98,7 @@ pub(super) fn front_end_rows(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> 
             // the 7-µop gcc loop of SL §3.3 at 2 cycles while it measures 1.81 on SKL, so the
             // bound keeps the fraction. Straight-line copies that follow each other (no
             // branch back to the start) share windows: a copy costs its share of a window.
-            let looped = instrs
-                .first()
-                .is_some_and(|f| crate::cfg::loop_branch(instrs, f.address).is_some());
+            let looped = crate::cfg::is_loop(instrs);
             let whole_cycles = looped && fe.uop_cache_whole_cycles == Some(true);
             let cycles: f64 = if whole_cycles {
                 // Zen 4 (measured): whole cycles of `rate` µops an iteration (the taken back

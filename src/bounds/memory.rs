@@ -135,10 +135,7 @@ impl MemCounts {
             let path: Vec<usize> = (0..instrs.len()).collect();
             let refs: Vec<&Instr> = instrs.iter().collect();
             let map = AddressMap::build(&refs);
-            let loop_mode = instrs
-                .first()
-                .is_some_and(|f| crate::cfg::loop_branch(instrs, f.address).is_some());
-            let policy = memory::policy(loop_mode);
+            let policy = memory::policy(crate::cfg::is_loop(instrs));
             c.commit_slots = Some(
                 store_commit::slots(instrs, &path, &map, arch, true, policy)
                     .values()

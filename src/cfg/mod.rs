@@ -142,6 +142,14 @@ pub fn loop_branch(instrs: &[Instr], region_start: u64) -> Option<usize> {
     (target <= region_start && region_start - target <= MARKER_SLACK).then_some(last)
 }
 
+/// Whether the region `instrs`, which starts at its first instruction, is a loop
+/// ([`loop_branch`] from that instruction's address).
+pub fn is_loop(instrs: &[Instr]) -> bool {
+    instrs
+        .first()
+        .is_some_and(|f| loop_branch(instrs, f.address).is_some())
+}
+
 /// One instruction-level edge, as drawn in Figure 2.1.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InstrEdge {

@@ -146,7 +146,7 @@ pub fn cycles_per_iteration(items: &[Item], start: u64, layout: Layout, p: &Para
     } else {
         u64::from(p.block_bytes)
     };
-    let period = line / gcd(stream.stride, line);
+    let period = line / num_integer::gcd(stream.stride, line);
     let n = items.len() as u64;
     // At least three periods, and at least 96 instructions, measured; the warm-up passes
     // the IQ's capacity 4 times (on the BHive development split, twice these lengths change
@@ -256,12 +256,4 @@ fn run(stream: &Stream, p: &Params, copies: u64) -> Option<Vec<u64>> {
         cycle += 1;
     }
     Some(done)
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a.max(1)
-    } else {
-        gcd(b, a % b)
-    }
 }

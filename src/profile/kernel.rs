@@ -87,8 +87,8 @@ pub fn initial_value(block: &RunnableBlock, i: usize) -> u64 {
     } else {
         // At least 1 KiB from a page boundary (small displacements do not split pages),
         // distinct low 12 bits per register (no false 4K aliasing), and 64-byte aligned, as
-        // the model assumes a base register to be (docs/model.md, "Store commit by cache
-        // line"): with 8·i bytes past a line, [rbp-104] and [rbp-112] fell in two lines.
+        // the model assumes a base register to be (docs/model.md, "Store commit by
+        // block"): with 8·i bytes past a line, [rbp-104] and [rbp-112] fell in two lines.
         FILL + i64 * WINDOW + 0x440 + i64 * 0x80
     }
 }

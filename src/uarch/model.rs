@@ -148,9 +148,9 @@ pub struct FrontEnd {
     pub uop_cache_uops_per_cycle: Option<u32>,
     /// Code window one µop-cache line set covers, in bytes (32 up to CLX, 64 from ICL).
     pub uop_cache_window_bytes: Option<u32>,
-    /// Whether a loop's iteration reads each of its windows in whole cycles (⌈µops / per
-    /// cycle⌉; Zen 4, measured: the taken back branch ends the last read), not in the
-    /// fraction the bound keeps otherwise.
+    /// Whether a loop's iteration takes whole cycles of the op cache: max(⌈µops / per
+    /// cycle⌉, windows touched) (Zen 4, measured: the taken back branch ends the last
+    /// read), not the fraction the bound keeps otherwise.
     pub uop_cache_whole_cycles: Option<bool>,
     /// Capacity of the µop queue (IDQ) in µops.
     pub idq_uops: Option<u32>,

@@ -73,6 +73,48 @@ pub fn explicit_source(instrs: &[&Instr], k: usize, looped: bool) -> Option<(usi
     None
 }
 
+/// An rsp edge the dependency graph lacks ([`rsp_sources`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RspSource {
+    /// The position that reads rsp.
+    pub reader: usize,
+    /// The last explicit write of rsp before it.
+    pub writer: usize,
+    /// Iterations between them.
+    pub distance: u32,
+    /// Cycles after the writer's value (1 through a sync µop).
+    pub extra: u32,
+}
+
+/// The rsp edges of `instrs` that the stack engine makes and the graph lacks (its edge goes
+/// to the stack operation before, which the engine drops): a push/pop/call/ret addresses
+/// memory at the last explicit write's rsp plus the engine's offset; with `sync`, a reader
+/// that gets a sync µop, or reads the rsp one rebuilt, waits for that write a cycle more.
+pub fn rsp_sources(instrs: &[&Instr], looped: bool, sync: bool) -> Vec<RspSource> {
+    let reads = if sync {
+        rsp_reads(instrs, looped)
+    } else {
+        vec![RspRead::Plain; instrs.len()]
+    };
+    let mut out = Vec::new();
+    for (k, (i, read)) in instrs.iter().zip(reads).enumerate() {
+        let extra = match (is_stack_op(i), read) {
+            (true, _) => 0,
+            (false, RspRead::Plain) => continue,
+            (false, _) => 1,
+        };
+        if let Some((writer, distance)) = explicit_source(instrs, k, looped) {
+            out.push(RspSource {
+                reader: k,
+                writer,
+                distance,
+                extra,
+            });
+        }
+    }
+    out
+}
+
 /// Whether `loc` is rsp, the location whose edge the sync µop lengthens.
 pub fn is_rsp(loc: Loc) -> bool {
     loc == Loc::Reg(Register::RSP)
@@ -115,6 +157,29 @@ mod tests {
         assert_eq!(marks("5b488b442408488b4c2410", false), [false, true, false]);
         // mov rax, [rsp+8] alone: no stack operation before it.
         assert_eq!(marks("488b442408", false), [false]);
+    }
+
+    /// `add rsp, 8; mov edx, 5; pop rbx; pop rbp` repeated: each pop gets rsp from the
+    /// `add` (no extra cycle), and the next `add`, which syncs, from the previous `add` a
+    /// cycle later; without sync µops only the pops' edges remain.
+    #[test]
+    fn stack_operations_and_synced_readers_get_rsp_from_the_last_explicit_write() {
+        let i = decode_bytes(&parse_hex("4883c408ba050000005b5d").unwrap(), 0).unwrap();
+        let refs: Vec<&Instr> = i.iter().collect();
+        let edge = |reader, distance, extra| RspSource {
+            reader,
+            writer: 0,
+            distance,
+            extra,
+        };
+        assert_eq!(
+            rsp_sources(&refs, true, true),
+            [edge(0, 1, 1), edge(2, 0, 0), edge(3, 0, 0)]
+        );
+        assert_eq!(
+            rsp_sources(&refs, true, false),
+            [edge(2, 0, 0), edge(3, 0, 0)]
+        );
     }
 
     #[test]

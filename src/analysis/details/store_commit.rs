@@ -17,9 +17,9 @@
 //! not in its code). Stores whose addresses are not related open a block of their own.
 //!
 //! The commit slots are the arch's store-data ports, both usable by every store, two a
-//! cycle: a store takes one (one of more than 16 bytes two per 32 bytes, vector data
-//! after vector data two), and the stores that open blocks take the slots still missing for two per block
-//! opened.
+//! cycle: a store takes one (one of more than 16 bytes two per 32 bytes, vector data after
+//! vector data two), and the stores that open blocks take the slots still missing for two
+//! per block opened.
 
 use std::collections::HashMap;
 
@@ -176,23 +176,16 @@ pub fn slots(
         })
         .collect();
     // Two stores a cycle, and a cycle for each block opened: the slots missing go to the
-    // stores that open blocks, one each in turn.
+    // stores that open blocks, evenly, the earlier ones first.
     let own: u32 = cost.iter().sum();
     let opened = opens.iter().filter(|&&o| o).count() as u32;
-    let mut missing = (2 * opened).saturating_sub(own);
-    while missing > 0 {
-        for (c, _) in cost.iter_mut().zip(&opens).filter(|(_, &o)| o) {
-            if missing == 0 {
-                break;
-            }
-            *c += 1;
-            missing -= 1;
-        }
+    let missing = (2 * opened).saturating_sub(own);
+    for (k, i) in (0..total).filter(|&i| opens[i]).enumerate() {
+        cost[i] += missing / opened + u32::from((k as u32) < missing % opened);
     }
-    let stores: Vec<&Store> = (0..total).map(store).collect();
     let mut sums: HashMap<usize, u32> = HashMap::new();
-    for (s, c) in stores.iter().zip(cost) {
-        *sums.entry(s.instr_line).or_insert(0) += c;
+    for (i, c) in cost.into_iter().enumerate() {
+        *sums.entry(store(i).instr_line).or_insert(0) += c;
     }
     average(&sums, period)
 }
@@ -213,21 +206,12 @@ fn repeat_period(stores: &[Store], map: &AddressMap, block: i64) -> usize {
             continue;
         }
         let step = (c1 - c0).rem_euclid(block);
-        let k = (block / gcd(step, block)) as usize;
-        period = period / gcd(period as i64, k as i64) as usize * k;
+        period = num_integer::lcm(period, (block / num_integer::gcd(step, block)) as usize);
         if period > MAX_PERIOD {
             return 1;
         }
     }
     period
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        a.abs().max(1)
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 /// Each line's slots over `period` iterations as whole slots per iteration: the floor of
@@ -287,13 +271,5 @@ mod tests {
         // One iteration: unchanged.
         let sums = HashMap::from([(3, 3)]);
         assert_eq!(average(&sums, 1), sums);
-    }
-
-    #[test]
-    fn gcd_of_a_stride_and_a_block() {
-        assert_eq!(gcd(8, 32), 8);
-        assert_eq!(gcd(0, 32), 32);
-        assert_eq!(gcd(24, 32), 8);
-        assert_eq!(gcd(5, 32), 1);
     }
 }
