@@ -157,8 +157,11 @@ mod host {
         assert!(rules.iter().all(Option::is_some), "{:?}", m.rule_evidence);
         let arch = suaca::uarch::from_toml_str(&std::fs::read_to_string(&toml).unwrap()).unwrap();
         assert_eq!(arch.memory.stack_renaming, m.stack_renaming);
+        assert_eq!(arch.memory.store_pair_bytes, m.store_pair_bytes);
         if is_zen4() {
             assert_eq!(rules, [Some(true); 7], "{:?}", m.rule_evidence);
+            // Stores pair within a 32-byte block there (testdata/asm/store_blocks.s).
+            assert_eq!(m.store_pair_bytes, Some(32), "{:?}", m.rule_evidence);
             // Failed forwarding costs 19 cycles there (testdata/asm/forward_fail.s).
             assert_eq!(
                 m.store_forward_fail_cycles,
