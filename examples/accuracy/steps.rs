@@ -44,7 +44,9 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.transfer_alus = true;
     out.push(("+ vector-to-GPR moves hold the ALUs (ZEN4)", m));
     m.whole_dispatch = true;
-    out.push(("+ whole-instruction dispatch (ZEN4) = full", m));
+    out.push(("+ whole-instruction dispatch (ZEN4)", m));
+    m.port_cycles = true;
+    out.push(("+ a port cycle per µop (ZEN4) = full", m));
     debug_assert_eq!(m, ModelOptions::FULL);
     out
 }

@@ -440,6 +440,8 @@ pub fn build(
         ports: details::issue_ports::assignment(cx),
         whole_dispatch: cx.model.whole_dispatch
             && cx.arch.scheduler.whole_instruction_dispatch == Some(true),
+        uops_share_ports: !(cx.model.port_cycles
+            && cx.arch.scheduler.uops_share_ports == Some(false)),
         instrs,
     }
 }

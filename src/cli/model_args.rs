@@ -81,6 +81,10 @@ pub struct ModelArgs {
     /// two-slot instruction in one cycle or waits).
     #[arg(long)]
     pub no_whole_dispatch: bool,
+    /// The µops of one instruction may share a port in one cycle (thesis §3.3), as on
+    /// every arch before Zen 4's measured port counts.
+    #[arg(long)]
+    pub no_port_cycles: bool,
 }
 
 impl ModelArgs {
@@ -110,6 +114,7 @@ impl ModelArgs {
             issue_ports: base.issue_ports && !self.dispatch_port_assignment,
             transfer_alus: base.transfer_alus && !self.no_transfer_alus,
             whole_dispatch: base.whole_dispatch && !self.no_whole_dispatch,
+            port_cycles: base.port_cycles && !self.no_port_cycles,
         }
     }
 }
@@ -240,6 +245,13 @@ mod tests {
                 ..d()
             }),
             ["no-whole-dispatch"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_port_cycles: true,
+                ..d()
+            }),
+            ["no-port-cycles"]
         );
     }
 }

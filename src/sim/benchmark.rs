@@ -49,6 +49,7 @@ pub fn block() -> SimProgram {
         frontend: None,
         ports: Default::default(),
         whole_dispatch: false,
+        uops_share_ports: true,
         instrs,
     }
 }

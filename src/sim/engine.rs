@@ -617,6 +617,9 @@ impl<'a> Engine<'a> {
                 }
                 continue;
             }
+            if !self.program.uops_share_ports {
+                own = 0;
+            }
             match self.ports.place(mask, inst, &mut own) {
                 Some(p) => {
                     if let (Some(a), Some(_)) = (&mut self.assigner, bound) {

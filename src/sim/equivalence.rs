@@ -184,6 +184,7 @@ fn arb_program(ports: u32) -> impl Strategy<Value = SimProgram> {
                 }
                 SimProgram {
                     whole_dispatch: false,
+                    uops_share_ports: true,
                     frontend: None,
                     ports: Default::default(),
                     instrs,
@@ -317,6 +318,7 @@ fn edge_cases_match_the_reference() {
     };
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: vec![wide, div.clone()],
@@ -333,6 +335,7 @@ fn edge_cases_match_the_reference() {
     };
     let stuck = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: vec![self_dep],
@@ -363,6 +366,7 @@ fn errors_match_the_reference() {
         SimProgram::default(),
         SimProgram {
             whole_dispatch: false,
+            uops_share_ports: true,
             frontend: None,
             ports: Default::default(),
             instrs: vec![ok.clone(), huge],
@@ -377,6 +381,7 @@ fn errors_match_the_reference() {
     };
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: vec![ok],
@@ -394,6 +399,7 @@ fn errors_match_the_reference() {
 fn a_producer_outside_the_program_is_an_error() {
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: vec![SimInstr {
@@ -426,6 +432,7 @@ fn memory_does_not_grow_with_iterations() {
     instrs[1].inputs[0].producer = 0;
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs,
@@ -466,6 +473,7 @@ fn skipped_steady_states_keep_the_outcome() {
     let p06 = PortMask(0b0100_0001);
     let adc = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: (0..8u32)
@@ -522,6 +530,7 @@ fn skipping_is_exact_with_a_delivery_rate_and_slots() {
     {
         let program = SimProgram {
             whole_dispatch: false,
+            uops_share_ports: true,
             frontend: Delivery::every(cycles, 16),
             ports,
             instrs: (0..3u32)

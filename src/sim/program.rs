@@ -52,6 +52,10 @@ pub struct SimProgram {
     /// two-slot instruction that finds one slot left waits for the next cycle (Zen 4,
     /// docs/model.md "Whole-instruction dispatch"). Off: slots split across cycles.
     pub whole_dispatch: bool,
+    /// The µops of one instruction may take the same port in one cycle (thesis §3.3: an
+    /// instruction never blocks itself). Off: each µop is a cycle of its port, as the port
+    /// counts `suaca measure` fits are (docs/model.md "Port cycles per µop").
+    pub uops_share_ports: bool,
 }
 
 /// When a µop allowed on several ports is bound to one of them.

@@ -181,7 +181,11 @@ impl<'a> Engine<'a> {
             load_width,
             group_width,
             scheduler_size,
-            ports: Ports::new(machine.port_count, options.what_if.infinite_ports),
+            ports: Ports::new(
+                machine.port_count,
+                options.what_if.infinite_ports,
+                program.uops_share_ports,
+            ),
             window: VecDeque::new(),
             base: 0,
             waiting: Vec::new(),
@@ -523,6 +527,9 @@ struct Ports {
     order: Vec<usize>,
     /// `-ip`: a port never refuses a µop.
     infinite: bool,
+    /// A port held by the placing instance itself counts as free
+    /// ([`super::SimProgram::uops_share_ports`]).
+    shared: bool,
 }
 
 /// Result of trying to place one µop.
@@ -534,12 +541,13 @@ enum Placement {
 }
 
 impl Ports {
-    fn new(count: usize, infinite: bool) -> Self {
+    fn new(count: usize, infinite: bool, shared: bool) -> Self {
         Ports {
             holder: vec![None; count],
             usage: vec![0; count],
             order: (0..count).collect(),
             infinite,
+            shared,
         }
     }
 
@@ -553,7 +561,7 @@ impl Ports {
             }
             match self.holder[p] {
                 None => {}
-                Some(h) if h == owner || self.infinite => {}
+                Some(h) if (h == owner && self.shared) || self.infinite => {}
                 Some(_) => continue,
             }
             found = Some((pos, p));

@@ -76,6 +76,7 @@ fn six_movs_on_snb() {
     let p015 = ports(&[0, 1, 5]);
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
@@ -94,6 +95,7 @@ fn adc_chain_on_skl() {
     let p06 = ports(&[0, 6]);
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: (0..8u32)
@@ -119,6 +121,7 @@ fn branchy() -> SimProgram {
     let p5 = ports(&[5]);
     SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: vec![
@@ -149,6 +152,7 @@ fn divider_blocks_other_divisions() {
     div.div_cycles = 8;
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: vec![div],
@@ -162,6 +166,7 @@ fn divider_blocks_other_divisions() {
 fn rejects_bad_iteration_counts() {
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![])],
@@ -182,6 +187,7 @@ fn rejects_bad_iteration_counts() {
 fn cycle_limit_is_an_error() {
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: Default::default(),
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![dep(0, 1, 1)])],
@@ -235,6 +241,7 @@ mod line_stats {
         let p015 = ports(&[0, 1, 5]);
         let program = SimProgram {
             whole_dispatch: false,
+            uops_share_ports: true,
             frontend: None,
             ports: Default::default(),
             instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
@@ -292,6 +299,7 @@ fn ports_bound_at_issue_pair_each_group_on_two_ports() {
     let p0156 = ports(&[0, 1, 5, 6]);
     let mut program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: PortAssignment::Dispatch,
         instrs: (0..8).map(|l| instr(l, vec![p0156], 1, vec![])).collect(),
@@ -337,6 +345,7 @@ fn loads_bound_at_issue_alternate_from_p2() {
     let p23 = ports(&[2, 3]);
     let program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: PortAssignment::Issue(IssueRule {
             until_complete: false,
@@ -369,6 +378,7 @@ fn whole_dispatch_keeps_an_instruction_s_slots_in_one_cycle() {
     }
     let mut program = SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: PortAssignment::Dispatch,
         instrs,
@@ -396,6 +406,7 @@ impl Observer for LoadGroups {
 fn issue_program(instrs: Vec<SimInstr>, whole_groups: bool) -> SimProgram {
     SimProgram {
         whole_dispatch: false,
+        uops_share_ports: true,
         frontend: None,
         ports: PortAssignment::Issue(IssueRule {
             until_complete: false,

@@ -307,6 +307,9 @@ pub struct Scheduler {
     /// room for a whole issue group (`issue_width` µops), so the groups the binding rule
     /// sees stay whole when the scheduler is full (absent: no, as many µops as fit).
     pub whole_issue_groups: Option<bool>,
+    /// Whether the µops of one instruction may take the same port in one cycle (absent:
+    /// yes, thesis §3.3; Zen 4: no, each µop of the measured port counts is a port cycle).
+    pub uops_share_ports: Option<bool>,
 }
 
 /// When a micro-fused load+op µop with an indexed address is un-laminated at issue.

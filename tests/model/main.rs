@@ -48,6 +48,7 @@ mod loop_set;
 mod matcher_paths;
 mod measured_zen4;
 mod measured_zen4_frontend;
+mod measured_zen4_ports;
 mod uarch_load;
 mod uarch_sources;
 mod uopsxml_full;

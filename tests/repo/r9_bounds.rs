@@ -51,6 +51,7 @@ fn chain(n: u32) -> SimProgram {
         frontend: None,
         ports: Default::default(),
         whole_dispatch: false,
+        uops_share_ports: true,
         instrs: (0..n)
             .map(|i| SimInstr {
                 slots: None,

@@ -85,6 +85,10 @@ pub struct ModelOptions {
     /// An instruction's issue slots dispatch in one cycle where the arch says so
     /// (`scheduler.whole_instruction_dispatch`; `--no-whole-dispatch`).
     pub whole_dispatch: bool,
+    /// Each µop of an instruction takes a port cycle of its own where the arch says so
+    /// (`scheduler.uops_share_ports = false`; `--no-port-cycles`: they may share a port in
+    /// one cycle, thesis §3.3).
+    pub port_cycles: bool,
 }
 
 impl ModelOptions {
@@ -109,6 +113,7 @@ impl ModelOptions {
         issue_ports: true,
         transfer_alus: true,
         whole_dispatch: true,
+        port_cycles: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -132,6 +137,7 @@ impl ModelOptions {
         issue_ports: false,
         transfer_alus: false,
         whole_dispatch: false,
+        port_cycles: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -189,6 +195,9 @@ impl ModelOptions {
         }
         if !self.whole_dispatch {
             out.push("no-whole-dispatch");
+        }
+        if !self.port_cycles {
+            out.push("no-port-cycles");
         }
         out
     }

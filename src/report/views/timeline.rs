@@ -182,6 +182,7 @@ mod tests {
         };
         let program = |n: usize| SimProgram {
             whole_dispatch: false,
+            uops_share_ports: true,
             frontend: None,
             ports: Default::default(),
             instrs: (0..n as u32).map(instr).collect(),
