@@ -266,8 +266,9 @@ fn committed_loop_set_is_consistent() {
 
 /// suaca's accuracy on the measured loops does not regress. Static prediction with the
 /// embedded ZEN4 data, so it runs on any host. Measured (2026-11-26, 565 measured loops,
-/// arrays in L1, the median of five passes, `scripts/loop_accuracy.sh`): suaca MAPE 6.51%,
-/// median APE 0.2%, Kendall's tau 0.933 (6.87% / 0.9% / 0.930 before the op cache's whole
+/// arrays in L1, the median of five passes, `scripts/loop_accuracy.sh`): suaca MAPE 6.24%,
+/// median APE 0.2%, Kendall's tau 0.933 (6.50% before a port cycle per µop on Zen 4;
+/// 6.87% / 0.9% / 0.930 before the op cache's whole
 /// cycles; 8.1% / 1.8% / 0.920 before the five passes, the vector-to-GPR rule, the
 /// re-measured lane selects and the two-slot indexed stores);
 /// llvm-mca-19 -mcpu=znver4 20.0%,
@@ -284,7 +285,7 @@ fn loop_accuracy_guard() {
     let m = o.metrics(bench::Tool::Suaca, |_| true);
     assert!(m.blocks >= 500, "{m:?}");
     assert!(m.coverage() >= 0.99, "{m:?}");
-    assert!(m.mape <= 0.07, "MAPE {}: {m:?}", m.mape);
+    assert!(m.mape <= 0.066, "MAPE {}: {m:?}", m.mape);
     assert!(m.kendall_tau.unwrap_or(0.0) >= 0.93, "{m:?}");
 }
 
