@@ -111,10 +111,17 @@ pub fn probe_time_base() -> TimeBase {
     }
 }
 
-/// The 1-cycle add chain and the 3-cycle imul chain used for calibration.
+/// The 1-cycle add chain, the 3-cycle imul chain and the three independent add chains used
+/// for calibration, in that order.
 pub fn calibration_specs() -> Vec<Spec> {
     let chain = |code| Kernel {
         body: vec![Instruction::with2(code, Register::RAX, Register::RAX).expect("chain")],
+        ..Kernel::default()
+    };
+    let alus = Kernel {
+        body: [Register::RAX, Register::RCX, Register::RDX]
+            .map(|r| Instruction::with2(Code::Add_r64_rm64, r, r).expect("chain"))
+            .to_vec(),
         ..Kernel::default()
     };
     vec![
@@ -127,6 +134,11 @@ pub fn calibration_specs() -> Vec<Spec> {
             kernel: chain(Code::Imul_r64_rm64),
             copies_a: 200,
             copies_b: 400,
+        },
+        Spec::Unrolled {
+            kernel: alus,
+            copies_a: 300,
+            copies_b: 600,
         },
     ]
 }
@@ -317,6 +329,8 @@ impl Engine {
                 send(sink, &Msg::Calib(0, add));
                 let imul = harness::measure_pair(exec, data, &calib[1], &proto);
                 send(sink, &Msg::Calib(1, imul));
+                let alus = harness::measure_pair(exec, data, &calib[2], &proto);
+                send(sink, &Msg::Calib(3, alus));
                 for &i in &list {
                     let p = pairs[i].as_ref().expect("assembled");
                     let r = harness::measure_pair(exec, data, p, &proto);
@@ -325,7 +339,7 @@ impl Engine {
                 let add2 = harness::measure_pair(exec, data, &calib[0], &proto);
                 send(sink, &Msg::Calib(2, add2));
             })?;
-            let mut cal = [None, None, None];
+            let mut cal = [None; 4];
             let mut got = Vec::new();
             for m in &out.messages {
                 match serde_json::from_slice::<Msg>(m) {
@@ -336,13 +350,15 @@ impl Engine {
             }
             match out.end {
                 ChildEnd::Exited(0) => {
-                    let (Some(a), Some(b), Some(c)) = (cal[0], cal[1], cal[2]) else {
+                    let (Some(a), Some(b), Some(c), Some(d)) = (cal[0], cal[1], cal[2], cal[3])
+                    else {
                         return Err(HarnessError::NoCalibration.into());
                     };
                     let c = Calibration {
                         add_before: a.ticks_per_unit(),
                         add_after: c.ticks_per_unit(),
                         imul: b.ticks_per_unit(),
+                        alus: d.ticks_per_unit(),
                     };
                     match c.check(&self.limits) {
                         Ok(r) => ratios.push(r),

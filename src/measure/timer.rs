@@ -1,7 +1,10 @@
 //! Time base: core cycles read with `rdpmc` from a `perf_event_open` cycles counter when the
 //! PMU is there and its mmap page allows user `rdpmc`, otherwise the TSC. Either clock is
 //! calibrated against a dependent 1-cycle `add` chain (before and after every child run) and
-//! cross-checked with a 3-cycle `imul` chain (with core cycles the ratio comes out at 1).
+//! cross-checked with a 3-cycle `imul` chain (with core cycles the ratio comes out at 1) and
+//! with three independent `add` chains, one cycle for the three: a latency chain keeps its
+//! speed when another thread shares the core, a kernel that needs three ALUs a cycle does not
+//! (on this project's VM, loops read up to 1.9x slow while both chains were right).
 //!
 //! The acceptance logic is pure ([`Calibration::check`]) so it is unit-tested everywhere.
 
@@ -24,10 +27,10 @@ impl TimeBase {
     pub fn describe(&self) -> String {
         match self {
             TimeBase::Rdpmc => {
-                "core cycles read with rdpmc (perf_event_open), checked against a 1-cycle add and a 3-cycle imul chain".into()
+                "core cycles read with rdpmc (perf_event_open), checked against a 1-cycle add and a 3-cycle imul chain and three independent add chains".into()
             }
             TimeBase::Tsc { .. } => {
-                "TSC calibrated per child against a 1-cycle add chain, checked with a 3-cycle imul chain"
+                "TSC calibrated per child against a 1-cycle add chain, checked with a 3-cycle imul chain and three independent add chains (one cycle for three adds)"
                     .into()
             }
         }
@@ -43,6 +46,11 @@ pub struct CalibrationLimits {
     pub imul_expected: f64,
     /// Allowed deviation of the imul chain from `imul_expected`, in cycles.
     pub imul_tolerance: f64,
+    /// Expected cycles of three independent add chains' three adds (every x86 core since
+    /// Nehalem has at least three integer ALUs).
+    pub alus_expected: f64,
+    /// Allowed deviation of the three chains from `alus_expected`, relative.
+    pub alus_tolerance: f64,
 }
 
 impl Default for CalibrationLimits {
@@ -51,6 +59,8 @@ impl Default for CalibrationLimits {
             max_drift: 0.02,
             imul_expected: 3.0,
             imul_tolerance: 0.05,
+            alus_expected: 1.0,
+            alus_tolerance: 0.03,
         }
     }
 }
@@ -65,6 +75,8 @@ pub struct Calibration {
     pub add_after: f64,
     /// Ticks per `imul` (3 cycles).
     pub imul: f64,
+    /// Ticks per three independent `add`s (1 cycle).
+    pub alus: f64,
 }
 
 /// Why a calibration was refused.
@@ -92,6 +104,16 @@ pub enum CalibrationError {
         /// Tolerance.
         tol: f64,
     },
+    /// Three independent add chains did not run at three adds a cycle.
+    #[error("the core's ALUs are shared: three independent add chains took {cycles:.3} cycles per three adds, expected {expected} ± {pct:.0}% (another thread on this core?)")]
+    Contended {
+        /// Measured cycles.
+        cycles: f64,
+        /// Expected.
+        expected: f64,
+        /// Tolerance in percent.
+        pct: f64,
+    },
     /// Non-positive or non-finite values.
     #[error("calibration produced no usable value (add {0:.4} ticks)")]
     Invalid(f64),
@@ -101,7 +123,7 @@ impl Calibration {
     /// Core cycles per TSC tick when the calibration is acceptable.
     pub fn check(&self, lim: &CalibrationLimits) -> Result<f64, CalibrationError> {
         let ok = |x: f64| x.is_finite() && x > 0.0;
-        if !ok(self.add_before) || !ok(self.add_after) || !ok(self.imul) {
+        if !ok(self.add_before) || !ok(self.add_after) || !ok(self.imul) || !ok(self.alus) {
             return Err(CalibrationError::Invalid(self.add_before));
         }
         let drift = (self.add_after - self.add_before).abs() / self.add_before;
@@ -120,6 +142,14 @@ impl Calibration {
                 cycles: imul_cycles,
                 expected: lim.imul_expected,
                 tol: lim.imul_tolerance,
+            });
+        }
+        let alus_cycles = self.alus / ticks_per_cycle;
+        if (alus_cycles / lim.alus_expected - 1.0).abs() > lim.alus_tolerance {
+            return Err(CalibrationError::Contended {
+                cycles: alus_cycles,
+                expected: lim.alus_expected,
+                pct: lim.alus_tolerance * 100.0,
             });
         }
         Ok(1.0 / ticks_per_cycle)
@@ -235,6 +265,7 @@ mod tests {
             add_before: 0.7027,
             add_after: 0.7030,
             imul: 2.109,
+            alus: 0.703,
         };
         let cpt = c.check(&CalibrationLimits::default()).unwrap();
         assert!((cpt - 1.4229).abs() < 0.001, "{cpt}");
@@ -246,6 +277,7 @@ mod tests {
             add_before: 0.70,
             add_after: 0.73,
             imul: 2.1,
+            alus: 0.70,
         };
         assert!(matches!(
             c.check(&CalibrationLimits::default()),
@@ -260,10 +292,28 @@ mod tests {
             add_before: 0.35,
             add_after: 0.35,
             imul: 2.1,
+            alus: 0.70,
         };
         let e = c.check(&CalibrationLimits::default()).unwrap_err();
         assert!(matches!(e, CalibrationError::Imul { .. }), "{e}");
         assert!(e.to_string().contains("imul"));
+    }
+
+    #[test]
+    fn refuses_shared_alus() {
+        // Both chains right, three independent chains at 1.9 cycles: the ALUs are shared.
+        let c = Calibration {
+            add_before: 0.7027,
+            add_after: 0.7030,
+            imul: 2.109,
+            alus: 1.336,
+        };
+        let e = c.check(&CalibrationLimits::default()).unwrap_err();
+        assert!(matches!(e, CalibrationError::Contended { .. }), "{e}");
+        assert!(e.to_string().contains("1.901 cycles"), "{e}");
+        // 2% slow passes.
+        let ok = Calibration { alus: 0.717, ..c };
+        assert!(ok.check(&CalibrationLimits::default()).is_ok());
     }
 
     #[test]
@@ -272,6 +322,7 @@ mod tests {
             add_before: 0.0,
             add_after: 0.7,
             imul: 2.1,
+            alus: 0.70,
         };
         assert!(c.check(&CalibrationLimits::default()).is_err());
     }

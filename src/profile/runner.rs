@@ -242,6 +242,8 @@ impl Profiler {
             send(sink, &Msg::Calib(0, add));
             let imul = harness::measure_pair(exec, data, &calib[1], &proto);
             send(sink, &Msg::Calib(1, imul));
+            let alus = harness::measure_pair(exec, data, &calib[2], &proto);
+            send(sink, &Msg::Calib(3, alus));
             // Map the pages the block computes before timing: a page mapped while timing
             // means its addresses keep moving, and the fault's cost would be in the time.
             let call = ExecMem::call_block_kernel;
@@ -255,7 +257,7 @@ impl Profiler {
             let add = harness::measure_pair(exec, data, &calib[0], &proto);
             send(sink, &Msg::Calib(2, add));
         })?;
-        let mut cal = [None; 3];
+        let mut cal = [None; 4];
         let mut raw = None;
         let mut fault = None;
         for m in &out.messages {
@@ -264,15 +266,15 @@ impl Profiler {
                 continue;
             }
             match serde_json::from_slice::<Msg>(m) {
-                Ok(Msg::Calib(k, r)) => cal[usize::from(k).min(2)] = Some(r),
+                Ok(Msg::Calib(k, r)) => cal[usize::from(k).min(3)] = Some(r),
                 Ok(Msg::Block(r, before, after)) => raw = Some((r, before, after)),
                 Err(_) => {}
             }
         }
         match out.end {
             ChildEnd::Exited(0) => {
-                let (Some(a), Some(b), Some(c), Some((raw, before, mapped))) =
-                    (cal[0], cal[1], cal[2], raw)
+                let (Some(a), Some(b), Some(c), Some(d), Some((raw, before, mapped))) =
+                    (cal[0], cal[1], cal[2], cal[3], raw)
                 else {
                     return Err(HarnessError::IncompleteResult.into());
                 };
@@ -283,6 +285,7 @@ impl Profiler {
                     add_before: a.ticks_per_unit(),
                     add_after: c.ticks_per_unit(),
                     imul: b.ticks_per_unit(),
+                    alus: d.ticks_per_unit(),
                 };
                 Ok(match c.check(&self.limits) {
                     Ok(ratio) => ChildResult::Done { ratio, raw, mapped },
