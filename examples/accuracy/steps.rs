@@ -46,7 +46,9 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
     m.whole_dispatch = true;
     out.push(("+ whole-instruction dispatch (ZEN4)", m));
     m.port_cycles = true;
-    out.push(("+ a port cycle per µop (ZEN4) = full", m));
+    out.push(("+ a port cycle per µop (ZEN4)", m));
+    m.serializing = true;
+    out.push(("+ serializing instructions one at a time = full", m));
     debug_assert_eq!(m, ModelOptions::FULL);
     out
 }

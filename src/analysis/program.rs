@@ -402,12 +402,31 @@ pub fn build(
     // Loads served from the store queue (forwarded or renamed) one a cycle where the arch
     // says so (`memory.forwarded_loads_per_cycle`, Zen 4: 1): each a cycle after the last.
     if cx.arch.memory.forwarded_loads_per_cycle == Some(1) {
-        chain(&mut instrs, &served, 1);
+        chain(&mut instrs, &served, |_| 1);
     }
     // A load that store forwarding cannot serve waits for the store to commit, and the next
     // such load for it (`memory.store_forward_fail_cycles`, Zen 4: 19 cycles a load).
     if let Some(p) = cx.arch.memory.store_forward_fail_cycles {
-        chain(&mut instrs, &failing, p);
+        chain(&mut instrs, &failing, |_| p);
+    }
+    // Serializing instructions one at a time, each held for its measured throughput.
+    if cx.model.serializing {
+        let serial: Vec<(usize, u32)> = instrs
+            .iter()
+            .enumerate()
+            .filter(|(_, si)| crate::db::serializing::is_serializing(&cx.instrs[si.line as usize]))
+            .filter_map(|(k, si)| {
+                let desc = descs[si.line as usize].as_ref()?;
+                Some((k, crate::db::serializing::hold_cycles(desc)?))
+            })
+            .collect();
+        let positions: Vec<usize> = serial.iter().map(|&(k, _)| k).collect();
+        chain(&mut instrs, &positions, |producer| {
+            serial
+                .iter()
+                .find(|&&(k, _)| k == producer)
+                .map_or(1, |&(_, c)| c)
+        });
     }
     // The engine forgets an instruction once it completes, so it must not complete before
     // its last consumer may start (a store whose value reaches a load by plain forwarding
@@ -446,9 +465,10 @@ pub fn build(
     }
 }
 
-/// Orders the instructions at `positions` (program order): each may start `offset` cycles
-/// after the one before, the first after the last one of the previous iteration.
-fn chain(instrs: &mut [SimInstr], positions: &[usize], offset: u32) {
+/// Orders the instructions at `positions` (program order): each may start `offset(p)` cycles
+/// after the one before it, at position `p`; the first after the last one of the previous
+/// iteration.
+fn chain(instrs: &mut [SimInstr], positions: &[usize], offset: impl Fn(usize) -> u32) {
     for (k, &at) in positions.iter().enumerate() {
         let (producer, distance) = match k {
             0 => (positions[positions.len() - 1], 1),
@@ -459,7 +479,7 @@ fn chain(instrs: &mut [SimInstr], positions: &[usize], offset: u32) {
             SimInput {
                 producer: producer as u32,
                 distance,
-                offset,
+                offset: offset(producer),
             },
         );
     }

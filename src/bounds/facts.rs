@@ -31,6 +31,13 @@ pub enum BoundFacts {
         /// Lines that use the divider.
         lines: Vec<usize>,
     },
+    /// Row 3: serializing instructions, one at a time.
+    Serializing {
+        /// Σ cycles each holds the next (its measured throughput).
+        cycles: u64,
+        /// The serializing lines.
+        lines: Vec<usize>,
+    },
     /// Row 4.
     Loads {
         /// Loads against the load rate.
@@ -98,6 +105,7 @@ impl BoundFacts {
             BoundFacts::IssueInstructions { .. } => BoundKind::IssueInstructions,
             BoundFacts::Ports(_) => BoundKind::Ports,
             BoundFacts::Divider { .. } => BoundKind::Divider,
+            BoundFacts::Serializing { .. } => BoundKind::Serializing,
             BoundFacts::Loads { .. } => BoundKind::Loads,
             BoundFacts::Stores { .. } => BoundKind::Stores,
             BoundFacts::MemoryOps { .. } => BoundKind::MemoryOps,

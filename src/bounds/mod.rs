@@ -56,6 +56,8 @@ pub enum BoundKind {
     Ports,
     /// The non-pipelined divider.
     Divider,
+    /// Serializing instructions (`pause`, fences, `cpuid`, `rdtsc`), one at a time.
+    Serializing,
     /// Loads per cycle.
     Loads,
     /// Stores per cycle.
@@ -88,7 +90,7 @@ impl BoundKind {
         match self {
             BoundKind::IssueWidth | BoundKind::IssueInstructions => 1,
             BoundKind::Ports => 2,
-            BoundKind::Divider => 3,
+            BoundKind::Divider | BoundKind::Serializing => 3,
             BoundKind::Loads => 4,
             BoundKind::Stores => 5,
             BoundKind::MemoryOps => 6,
@@ -265,6 +267,8 @@ pub struct BoundOptions {
     /// Moves from the vector unit into a GPR hold every integer ALU where the arch says so
     /// (the simulation's `transfer_alus`).
     pub transfer_alus: bool,
+    /// Serializing instructions run one at a time (the simulation's `serializing`).
+    pub serializing: bool,
 }
 
 impl BoundOptions {
@@ -280,6 +284,7 @@ impl BoundOptions {
             store_commit: model.data_paths && model.store_commit,
             free_nops: model.free_nops,
             transfer_alus: model.transfer_alus,
+            serializing: model.serializing,
             ..BoundOptions::default()
         }
     }
@@ -298,6 +303,7 @@ impl Default for BoundOptions {
             store_commit: false,
             free_nops: false,
             transfer_alus: false,
+            serializing: false,
         }
     }
 }
@@ -324,6 +330,7 @@ pub fn compute(
     let pressure = ports::row(&counts, descs, arch);
     rows.push(pressure.row);
     rows.push(ports::divider_row(&counts, descs));
+    rows.push(ports::serializing_row(instrs, descs, opts));
     rows.extend(memory::rows(&mem, arch));
     rows.push(BoundRow::new(
         BoundKind::CacheBandwidth,

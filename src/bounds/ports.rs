@@ -15,9 +15,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::count::Counts;
 use super::facts::{BoundFacts, PortFacts, PortGroup, PortSolution};
-use super::{BoundKind, BoundRow, PortLoad, RowState};
+use super::{BoundKind, BoundOptions, BoundRow, PortLoad, RowState};
 use crate::analysis::program::uop_masks;
 use crate::db::InstrDesc;
+use crate::ir::Instr;
 use crate::uarch::{MicroArch, PortMask, Role};
 
 /// The solution of the port-usage LP.
@@ -212,6 +213,34 @@ pub(super) fn row(c: &Counts, descs: &[Option<InstrDesc>], arch: &MicroArch) -> 
         loads,
         critical,
     }
+}
+
+/// Row 3 (second part): Σ the cycles each serializing instruction holds the next, as the
+/// simulation chains them (`analysis::details::serializing`); not applicable when the model
+/// overlaps them (`--no-serializing`).
+pub(super) fn serializing_row(
+    instrs: &[Instr],
+    descs: &[Option<InstrDesc>],
+    opts: &BoundOptions,
+) -> BoundRow {
+    use crate::db::serializing::{hold_cycles, is_serializing};
+    let lines: Vec<(usize, u32)> = instrs
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| is_serializing(i))
+        .filter_map(|(line, _)| Some((line, hold_cycles(descs.get(line)?.as_ref()?)?)))
+        .collect();
+    let total: u64 = lines.iter().map(|&(_, v)| u64::from(v)).sum();
+    let (state, cycles) = if opts.serializing {
+        (RowState::Bound, Some(total as f64))
+    } else {
+        (RowState::NotApplicable, None)
+    };
+    let facts = BoundFacts::Serializing {
+        cycles: total,
+        lines: lines.iter().map(|l| l.0).collect(),
+    };
+    BoundRow::new(BoundKind::Serializing, state, cycles, facts)
 }
 
 /// Row 3: Σ `div_cycles` (the divider is not pipelined).

@@ -85,6 +85,10 @@ pub struct ModelArgs {
     /// every arch before Zen 4's measured port counts.
     #[arg(long)]
     pub no_port_cycles: bool,
+    /// Serializing and delaying instructions (`pause`, fences, `cpuid`, `rdtsc`) overlap
+    /// like any other instead of running one at a time for their measured throughput.
+    #[arg(long)]
+    pub no_serializing: bool,
 }
 
 impl ModelArgs {
@@ -115,6 +119,7 @@ impl ModelArgs {
             transfer_alus: base.transfer_alus && !self.no_transfer_alus,
             whole_dispatch: base.whole_dispatch && !self.no_whole_dispatch,
             port_cycles: base.port_cycles && !self.no_port_cycles,
+            serializing: base.serializing && !self.no_serializing,
         }
     }
 }
@@ -252,6 +257,13 @@ mod tests {
                 ..d()
             }),
             ["no-port-cycles"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_serializing: true,
+                ..d()
+            }),
+            ["no-serializing"]
         );
     }
 }

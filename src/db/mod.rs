@@ -20,6 +20,7 @@ mod latency;
 pub(crate) mod matcher;
 pub(crate) mod names;
 mod opcode;
+pub mod serializing;
 
 pub use desc::{Endpoint, InstrDesc, LatVia, OpLatency, PortGroupDesc, Variant};
 pub use instr_db::{InstrDb, Match};

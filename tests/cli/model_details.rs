@@ -219,7 +219,7 @@ fn json_names_the_details_turned_off() {
         run(&["--model", "suaca"])["model_disabled"]
             .as_array()
             .map(Vec::len),
-        Some(15)
+        Some(16)
     );
     assert_eq!(
         run(&["--dispatch-port-assignment"])["model_disabled"],
@@ -518,4 +518,34 @@ fn a_lock_prefix_without_data_is_named() {
         "{locked}"
     );
     assert!(!run("830701").contains("locked form"));
+}
+
+/// A serializing instruction runs one at a time, for its measured throughput (fixture:
+/// `pause` with `TP_unrolled` 100 on SKL): `pause; add rax, rbx` takes 100 cycles in the
+/// analyzer and in batch, and the bottleneck table names the serializing row; with
+/// `--no-serializing` only its µops count (the microcode's four at four a cycle and the
+/// front end: 3 cycles).
+#[test]
+fn serializing_instructions_run_one_at_a_time_and_their_switch() {
+    let hex = "f3904801d8";
+    assert!(near(throughput(hex, &[]), 100.0));
+    assert!(near(batch(hex, &[]), 100.0));
+    let off = throughput(hex, &["--no-serializing"]);
+    assert!(off < 5.0, "{off}");
+    let home = tempfile::tempdir().expect("tempdir");
+    let xml = testdata("xml/details.xml");
+    let args = [
+        "--uops-xml",
+        xml.to_str().expect("utf-8"),
+        "--arch",
+        "SKL",
+        "--hex",
+        hex,
+    ];
+    let out = suaca(&args, home.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("at least 100 cycles per iteration, bound by serializing"),
+        "{text}"
+    );
 }

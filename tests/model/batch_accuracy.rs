@@ -73,7 +73,8 @@ fn benchmark_runs_on_bhive_dev_slice() {
 /// Kendall's tau at least 0.915 (measured when written: SKL 9.0% / 0.917, HSW 6.7% / 0.930,
 /// IVB 8.5% / 0.911; with store forwarding counted once SKL 8.3% / 0.923, HSW 5.9% / 0.933,
 /// IVB 6.8% / 0.919; with SKL's read-modify-write round trip and whole issue groups SKL
-/// 7.57% / 0.926; 7.60% / 0.925 with readers of a synced rsp). SUACA's model stays far behind, as the thesis' model does not know the
+/// 7.57% / 0.926; 7.60% / 0.925 with readers of a synced rsp; 7.38% / 0.928 with serializing
+/// instructions one at a time). SUACA's model stays far behind, as the thesis' model does not know the
 /// stack engine (77% MAPE).
 #[test]
 fn full_model_accuracy_on_bhive_dev() {

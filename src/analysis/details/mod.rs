@@ -89,6 +89,9 @@ pub struct ModelOptions {
     /// (`scheduler.uops_share_ports = false`; `--no-port-cycles`: they may share a port in
     /// one cycle, thesis §3.3).
     pub port_cycles: bool,
+    /// Serializing and delaying instructions (`pause`, fences, `cpuid`, `rdtsc`) run one
+    /// at a time, each for its measured throughput (`--no-serializing`).
+    pub serializing: bool,
 }
 
 impl ModelOptions {
@@ -114,6 +117,7 @@ impl ModelOptions {
         transfer_alus: true,
         whole_dispatch: true,
         port_cycles: true,
+        serializing: true,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -138,6 +142,7 @@ impl ModelOptions {
         transfer_alus: false,
         whole_dispatch: false,
         port_cycles: false,
+        serializing: false,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -198,6 +203,9 @@ impl ModelOptions {
         }
         if !self.port_cycles {
             out.push("no-port-cycles");
+        }
+        if !self.serializing {
+            out.push("no-serializing");
         }
         out
     }

@@ -2,7 +2,7 @@
 //! chain (9) and the out-of-order window (14).
 
 use super::{fmt_lines, fmt_num, RowWords};
-use crate::bounds::{ChainFacts, IssueWidthFacts, PortFacts, Structure, WindowFacts};
+use crate::bounds::{ChainFacts, IssueWidthFacts, PortFacts, RowState, Structure, WindowFacts};
 
 pub(super) fn issue_width(f: &IssueWidthFacts, cycles: f64) -> RowWords {
     let words = if f.no_data {
@@ -109,6 +109,20 @@ pub(super) fn divider(no_data: bool, total: u64, lines: &[usize]) -> RowWords {
         ))
     };
     words.input("div cycles", total)
+}
+
+pub(super) fn serializing(state: RowState, total: u64, lines: &[usize]) -> RowWords {
+    let words = if state == RowState::NotApplicable {
+        RowWords::new("not modelled (--no-serializing)")
+    } else if lines.is_empty() {
+        RowWords::new("no serializing instructions")
+    } else {
+        RowWords::new(format!(
+            "one at a time, each for its measured throughput: Σ of lines {} = {total}",
+            fmt_lines(lines)
+        ))
+    };
+    words.input("held cycles", total)
 }
 
 /// Long chains are shown by their first steps (the JSON `chain` keeps every line).

@@ -45,6 +45,7 @@ pub fn label(kind: BoundKind) -> &'static str {
         BoundKind::IssueInstructions => "Issue width (instructions)",
         BoundKind::Ports => "Port pressure",
         BoundKind::Divider => "Divider",
+        BoundKind::Serializing => "Serializing",
         BoundKind::Loads => "Loads",
         BoundKind::Stores => "Stores",
         BoundKind::MemoryOps => "Memory ops (AGU)",
@@ -76,6 +77,10 @@ pub fn words(row: &BoundRow) -> RowWords {
             cycles: total,
             lines,
         } => execution::divider(*no_data, *total, lines),
+        BoundFacts::Serializing {
+            cycles: total,
+            lines,
+        } => execution::serializing(row.state, *total, lines),
         BoundFacts::Loads {
             rate,
             lines,
