@@ -549,3 +549,14 @@ fn serializing_instructions_run_one_at_a_time_and_their_switch() {
         "{text}"
     );
 }
+
+/// A load that store forwarding cannot serve (8 bytes over an 8-byte store 4 bytes further
+/// on) waits for the store to commit, and the next such load for it: SKL 14 cycles a copy
+/// (`memory.store_forward_fail_cycles`, from the BHive development split's Skylake blocks);
+/// without memory dependencies the copies overlap (one store a cycle).
+#[test]
+fn a_load_forwarding_cannot_serve_waits_for_the_commit() {
+    let hex = "48894304488b0b"; // mov [rbx+4], rax; mov rcx, [rbx]
+    assert!(near(throughput(hex, &[]), 14.0));
+    assert!(throughput(hex, &["--no-mem-deps"]) < 1.5);
+}
