@@ -402,31 +402,23 @@ pub fn build(
     // Loads served from the store queue (forwarded or renamed) one a cycle where the arch
     // says so (`memory.forwarded_loads_per_cycle`, Zen 4: 1): each a cycle after the last.
     if cx.arch.memory.forwarded_loads_per_cycle == Some(1) {
-        chain(&mut instrs, &served, |_| 1);
+        chain(&mut instrs, &links(&served, 1));
     }
     // A load that store forwarding cannot serve waits for the store to commit, and the next
     // such load for it (`memory.store_forward_fail_cycles`, Zen 4: 19 cycles a load).
     if let Some(p) = cx.arch.memory.store_forward_fail_cycles {
-        chain(&mut instrs, &failing, |_| p);
+        chain(&mut instrs, &links(&failing, p));
     }
     // Serializing instructions one at a time, each held for its measured throughput.
     if cx.model.serializing {
+        use crate::db::serializing::{hold_cycles, is_serializing};
         let serial: Vec<(usize, u32)> = instrs
             .iter()
             .enumerate()
-            .filter(|(_, si)| crate::db::serializing::is_serializing(&cx.instrs[si.line as usize]))
-            .filter_map(|(k, si)| {
-                let desc = descs[si.line as usize].as_ref()?;
-                Some((k, crate::db::serializing::hold_cycles(desc)?))
-            })
+            .filter(|(_, si)| is_serializing(&cx.instrs[si.line as usize]))
+            .filter_map(|(k, si)| Some((k, hold_cycles(descs[si.line as usize].as_ref()?)?)))
             .collect();
-        let positions: Vec<usize> = serial.iter().map(|&(k, _)| k).collect();
-        chain(&mut instrs, &positions, |producer| {
-            serial
-                .iter()
-                .find(|&&(k, _)| k == producer)
-                .map_or(1, |&(_, c)| c)
-        });
+        chain(&mut instrs, &serial);
     }
     // The engine forgets an instruction once it completes, so it must not complete before
     // its last consumer may start (a store whose value reaches a load by plain forwarding
@@ -465,21 +457,26 @@ pub fn build(
     }
 }
 
-/// Orders the instructions at `positions` (program order): each may start `offset(p)` cycles
-/// after the one before it, at position `p`; the first after the last one of the previous
-/// iteration.
-fn chain(instrs: &mut [SimInstr], positions: &[usize], offset: impl Fn(usize) -> u32) {
-    for (k, &at) in positions.iter().enumerate() {
-        let (producer, distance) = match k {
-            0 => (positions[positions.len() - 1], 1),
-            _ => (positions[k - 1], 0),
+/// `positions` each followed by the same wait, for [`chain`].
+fn links(positions: &[usize], cycles: u32) -> Vec<(usize, u32)> {
+    positions.iter().map(|&p| (p, cycles)).collect()
+}
+
+/// Orders the instructions of `links` (position, cycles the next one waits after it; in
+/// program order): each may start that many cycles after the one before it, the first after
+/// the last one of the previous iteration.
+fn chain(instrs: &mut [SimInstr], links: &[(usize, u32)]) {
+    for (k, &(at, _)) in links.iter().enumerate() {
+        let ((producer, offset), distance) = match k {
+            0 => (links[links.len() - 1], 1),
+            _ => (links[k - 1], 0),
         };
         push_input(
             &mut instrs[at].inputs,
             SimInput {
                 producer: producer as u32,
                 distance,
-                offset: offset(producer),
+                offset,
             },
         );
     }

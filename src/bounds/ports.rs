@@ -216,7 +216,7 @@ pub(super) fn row(c: &Counts, descs: &[Option<InstrDesc>], arch: &MicroArch) -> 
 }
 
 /// Row 3 (second part): Σ the cycles each serializing instruction holds the next, as the
-/// simulation chains them (`analysis::details::serializing`); not applicable when the model
+/// simulation chains them (`db::serializing`); not applicable when the model
 /// overlaps them (`--no-serializing`).
 pub(super) fn serializing_row(
     instrs: &[Instr],
