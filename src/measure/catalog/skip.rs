@@ -121,7 +121,9 @@ pub(super) fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason>
     if oc.is_input_output() {
         return Some(SkipReason::InputOutput);
     }
-    if oc.is_serializing_amd() || oc.is_serializing_intel() {
+    // The fences and `pause` run and time like other instructions (the analysis holds each
+    // for its throughput: docs/model.md "Serializing instructions").
+    if (oc.is_serializing_amd() || oc.is_serializing_intel()) && !is_fence(code) {
         return Some(SkipReason::Serializing);
     }
     if code.flow_control() != FlowControl::Next && !branch_to_next_form(code) {
@@ -172,8 +174,7 @@ pub(super) fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason>
         | M::Rdrand
         | M::Cpuid
         | M::Endbr32
-        | M::Endbr64
-        | M::Pause => {
+        | M::Endbr64 => {
             return Some(SkipReason::Environment(format!(
                 "{m:?}: faults, traps or is excluded by uops.info's method"
             )))
@@ -184,4 +185,13 @@ pub(super) fn early_skip(code: Code, feats: &HostFeatures) -> Option<SkipReason>
         return Some(SkipReason::CpuidMissing(format!("{f:?}")));
     }
     None
+}
+
+/// A fence or `pause`: no µop filler or blocker passes it, so `suaca measure` takes its
+/// dispatch slots as one and its ports from the arch description (data/measured/README.md).
+pub fn is_fence(code: Code) -> bool {
+    matches!(
+        code.mnemonic(),
+        Mnemonic::Pause | Mnemonic::Lfence | Mnemonic::Mfence
+    )
 }

@@ -40,6 +40,9 @@ pub struct VariantClass {
     pub wide: bool,
     /// A branch (its µop executes on a branch unit, which no blocker saturates).
     pub branch: bool,
+    /// A fence or `pause` (`catalog::skip::is_fence`): the fillers and blockers cannot pass
+    /// it, so its slots are taken as one and its ports come from the arch description.
+    pub fence: bool,
 }
 
 /// Phase-2 interpretation: µops per form from the fillers, ports from blocking, and the first
@@ -114,6 +117,13 @@ pub fn phase2(
         let (pu, res) = counters::infer_from_interference(&inter);
         r.ports = pu;
         r.ports_residual = Some((res * 100.0).round() / 100.0);
+    }
+    if class.fence {
+        r.uops = Some(1);
+        r.uops_residual = None;
+        r.uops_raw = None;
+        r.ports.clear();
+        r.ports_residual = None;
     }
     record_fusion(&fuse, r);
 }

@@ -45,6 +45,7 @@ pub(super) fn class_of(v: &Variant) -> VariantClass {
         mem_accesses: mem_accesses + stack_access,
         int_divide: matches!(v.divide, Some(DivKind::Int(_))),
         branch: v.slots.iter().any(|s| matches!(s, Slot::Rel(_))),
+        fence: crate::measure::catalog::skip::is_fence(v.code),
         fp_divide: matches!(v.divide, Some(DivKind::FpDouble | DivKind::FpSingle)),
         vector: v.slots.iter().any(
             |s| matches!(s, Slot::Reg(c) if c.is_vec() || matches!(c, RegClass::Mm | RegClass::K)),
