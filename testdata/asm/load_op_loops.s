@@ -4,7 +4,8 @@
 # 2026-11-26) measured the cycles per iteration noted before each region; suaca predicts
 # 1.00 for all. Where three runs (two files) differed, the range is noted; the processes of
 # one run agree within 0.05. More independent work per iteration is faster: a fourth ALU
-# operation or a second load-op chain brings the slow ones to 1.00.
+# operation or a second load-op chain brings the slow ones to 1.00. The 1.34 region is gcc
+# `add_i32`'s body, as in load_fed_alu.s (1.35 there, closed by another register pair).
         .intel_syntax noprefix
         .text
         .p2align 6
