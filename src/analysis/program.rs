@@ -253,15 +253,11 @@ pub fn build(
     let mut sync_sources: Vec<(usize, usize, u32, u32)> = Vec::new();
     if cx.model.stack_engine {
         let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-        if cx.model.stack_sync {
-            for (k, r) in stack_sync::rsp_reads(&refs, cx.looped)
-                .into_iter()
-                .enumerate()
-            {
-                synced[path[k]] = r == stack_sync::RspRead::Sync;
-            }
+        let reads = stack_sync::reads(&refs, cx.looped, cx.model.stack_sync);
+        for (k, r) in reads.iter().enumerate() {
+            synced[path[k]] = *r == stack_sync::RspRead::Sync;
         }
-        sync_sources = stack_sync::rsp_sources(&refs, cx.looped, cx.model.stack_sync)
+        sync_sources = stack_sync::rsp_sources(&refs, &reads, cx.looped)
             .into_iter()
             .map(|s| (path[s.reader], path[s.writer], s.distance, s.extra))
             .collect();
@@ -431,9 +427,10 @@ pub fn build(
         }
     }
     macro_fuse(cx, &kept, descs, &mut instrs);
-    // A wide access holds its port for one more cycle per extra chunk. The engine lets one
-    // instruction's µops share a port within a cycle (thesis Algorithm 5), so the chunks
-    // run as port-only instructions of the same line: no slot, no inputs, latency 1.
+    // A wide access holds its port for one more cycle per extra chunk. The chunks run as
+    // port-only instructions of the same line (no slot, no inputs, latency 1): as µops of the
+    // instruction they could share its port in a cycle where the arch allows that (thesis
+    // Algorithm 5), and would delay its start on every arch.
     for (line, extra) in wide {
         for mask in extra {
             instrs.push(SimInstr {

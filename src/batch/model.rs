@@ -24,8 +24,7 @@ impl ArchModel {
     pub fn new(arch: &MicroArch, data: &ArchData) -> ArchModel {
         ArchModel {
             machine: Machine::of(arch),
-            db: InstrDb::new(data.records(), &arch.name, |g| arch.port_mask(g))
-                .with_load_latency(arch.memory.l1_latency),
+            db: InstrDb::for_arch(data.records(), arch),
         }
     }
 

@@ -419,7 +419,8 @@ pub(super) fn row(
         // rebuild a cycle later (as the simulation, `program::build`).
         let refs: Vec<&Instr> = instrs[..n].iter().collect();
         let rsp = Loc::Reg(iced_x86::Register::RSP);
-        for s in stack_sync::rsp_sources(&refs, true, opts.stack_sync) {
+        let reads = stack_sync::reads(&refs, true, opts.stack_sync);
+        for s in stack_sync::rsp_sources(&refs, &reads, true) {
             let (Some(pd), Some(cd)) = (desc(s.writer), desc(s.reader)) else {
                 continue;
             };

@@ -113,10 +113,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         .collect();
     // Only the records of the instructions' iclasses: the ones the matcher looks at.
     let iclasses = suaca::db::iclasses(&all_instrs);
-    let db = InstrDb::new(data.records_with_iclass(&iclasses), &arch.name, |g| {
-        arch.port_mask(g)
-    })
-    .with_load_latency(arch.memory.l1_latency);
+    let db = InstrDb::for_arch(data.records_with_iclass(&iclasses), &arch);
     // Records are checked as they are read: damage found just now is reported too.
     warnings.extend(data.damage().cloned().map(Warning::Dataset));
     let machine = Machine::of(&arch);

@@ -235,6 +235,17 @@ impl InstrDb {
         }
     }
 
+    /// The database the analysis of `arch` uses: its port notation and, for loads without
+    /// latency data, its L1 latency ([`InstrDb::with_load_latency`]). The analyzer and
+    /// batch build theirs here, so both describe an instruction alike.
+    pub fn for_arch<'r>(
+        records: impl IntoIterator<Item = &'r InstrRecord>,
+        arch: &crate::uarch::MicroArch,
+    ) -> InstrDb {
+        InstrDb::new(records, &arch.name, |g| arch.port_mask(g))
+            .with_load_latency(arch.memory.l1_latency)
+    }
+
     /// Gives an integer load the data has no latency for (our ZEN4 data: `pop`, `cmp m,
     /// imm`, `test m, imm`) `cycles` from its address registers to its general-register and
     /// flag results, one more when it also computes (the arch's `memory.l1_latency`);

@@ -30,7 +30,8 @@ fn describe(db: &InstrDb, instrs: &[suaca::ir::Instr]) -> Vec<Result<String, Str
 /// Checks every block (hex) with both paths; returns (instructions, described).
 fn same_coverage(data: &ArchData, blocks: &[String]) -> (usize, usize) {
     let zen4 = suaca::uarch::load("ZEN4").expect("ZEN4 arch");
-    let all = InstrDb::new(data.records(), "ZEN4", |g| zen4.port_mask(g));
+    // The constructor both paths use, on the records each gives it.
+    let all = InstrDb::for_arch(data.records(), &zen4);
     let (mut n, mut ok) = (0, 0);
     for hex in blocks {
         let Ok(bytes) = (0..hex.len() / 2)
@@ -43,9 +44,7 @@ fn same_coverage(data: &ArchData, blocks: &[String]) -> (usize, usize) {
             continue;
         };
         let names = iclasses(&instrs);
-        let sub = InstrDb::new(data.records_with_iclass(&names), "ZEN4", |g| {
-            zen4.port_mask(g)
-        });
+        let sub = InstrDb::for_arch(data.records_with_iclass(&names), &zen4);
         let (a, b) = (describe(&all, &instrs), describe(&sub, &instrs));
         assert_eq!(a, b, "block {hex}: batch path vs analyzer path");
         n += a.len();

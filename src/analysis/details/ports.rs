@@ -2,8 +2,9 @@
 //! wider than its port's data path (`memory.load_port_bytes`) holds the port for one more
 //! cycle per extra chunk, as does a store wider than the store-data path
 //! (`memory.store_data_bytes`). Modelled as extra µops on the same ports, run by the program
-//! as port-only instructions of the same line ([`chunks`]): the engine lets one instruction's
-//! µops share a port within a cycle.
+//! as port-only instructions of the same line ([`chunks`]): where the engine lets one
+//! instruction's µops share a port within a cycle (the thesis' rule) they would not hold it
+//! longer, and as µops of the instruction they would delay its start everywhere.
 
 use crate::ir::Instr;
 use crate::uarch::{MicroArch, PortMask, Role};

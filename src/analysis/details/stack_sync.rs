@@ -58,19 +58,40 @@ pub fn rsp_reads(instrs: &[&Instr], looped: bool) -> Vec<RspRead> {
     }
 }
 
-/// The instruction whose rsp the sync µop of `instrs[k]` rebuilds: the last explicit (not
-/// push/pop/call/ret) writer of rsp before it, as (position, iteration distance); with
-/// `looped` the search wraps into the previous iteration. The dependency graph links the
-/// reader to the last stack operation instead, whose rsp the stack engine supplies.
-pub fn explicit_source(instrs: &[&Instr], k: usize, looped: bool) -> Option<(usize, u32)> {
-    let writer = |j: &usize| !is_stack_op(instrs[*j]) && writes_rsp(instrs[*j]);
-    if let Some(j) = (0..k).rev().find(writer) {
-        return Some((j, 0));
+/// For each of `instrs`, the instruction whose rsp it gets through the stack engine or a
+/// sync µop: the last explicit (not push/pop/call/ret) writer of rsp before it, as
+/// (position, iteration distance); with `looped` the search wraps into the previous
+/// iteration. The dependency graph links such a reader to the last stack operation instead.
+/// One pass: a region of stack operations costs no more than one of other instructions.
+pub fn explicit_sources(instrs: &[&Instr], looped: bool) -> Vec<Option<(usize, u32)>> {
+    let writer = |i: &Instr| !is_stack_op(i) && writes_rsp(i);
+    let wrapped = if looped {
+        instrs.iter().rposition(|i| writer(i)).map(|j| (j, 1))
+    } else {
+        None
+    };
+    let mut last = None;
+    instrs
+        .iter()
+        .enumerate()
+        .map(|(k, i)| {
+            let source = last.map(|j| (j, 0)).or(wrapped);
+            if writer(i) {
+                last = Some(k);
+            }
+            source
+        })
+        .collect()
+}
+
+/// How each of `instrs` reads rsp where the model has sync µops (`sync`: [`rsp_reads`]),
+/// else every read [`RspRead::Plain`].
+pub fn reads(instrs: &[&Instr], looped: bool, sync: bool) -> Vec<RspRead> {
+    if sync {
+        rsp_reads(instrs, looped)
+    } else {
+        vec![RspRead::Plain; instrs.len()]
     }
-    if looped {
-        return (k..instrs.len()).rev().find(writer).map(|j| (j, 1));
-    }
-    None
 }
 
 /// An rsp edge the dependency graph lacks ([`rsp_sources`]).
@@ -88,14 +109,11 @@ pub struct RspSource {
 
 /// The rsp edges of `instrs` that the stack engine makes and the graph lacks (its edge goes
 /// to the stack operation before, which the engine drops): a push/pop/call/ret addresses
-/// memory at the last explicit write's rsp plus the engine's offset; with `sync`, a reader
-/// that gets a sync µop, or reads the rsp one rebuilt, waits for that write a cycle more.
-pub fn rsp_sources(instrs: &[&Instr], looped: bool, sync: bool) -> Vec<RspSource> {
-    let reads = if sync {
-        rsp_reads(instrs, looped)
-    } else {
-        vec![RspRead::Plain; instrs.len()]
-    };
+/// memory at the last explicit write's rsp plus the engine's offset; a reader that gets a
+/// sync µop, or reads the rsp one rebuilt (`reads`, from [`reads`]), waits for that write a
+/// cycle more.
+pub fn rsp_sources(instrs: &[&Instr], reads: &[RspRead], looped: bool) -> Vec<RspSource> {
+    let sources = explicit_sources(instrs, looped);
     let mut out = Vec::new();
     for (k, (i, read)) in instrs.iter().zip(reads).enumerate() {
         let extra = match (is_stack_op(i), read) {
@@ -103,7 +121,7 @@ pub fn rsp_sources(instrs: &[&Instr], looped: bool, sync: bool) -> Vec<RspSource
             (false, RspRead::Plain) => continue,
             (false, _) => 1,
         };
-        if let Some((writer, distance)) = explicit_source(instrs, k, looped) {
+        if let Some((writer, distance)) = sources[k] {
             out.push(RspSource {
                 reader: k,
                 writer,
@@ -173,11 +191,11 @@ mod tests {
             extra,
         };
         assert_eq!(
-            rsp_sources(&refs, true, true),
+            rsp_sources(&refs, &reads(&refs, true, true), true),
             [edge(0, 1, 1), edge(2, 0, 0), edge(3, 0, 0)]
         );
         assert_eq!(
-            rsp_sources(&refs, true, false),
+            rsp_sources(&refs, &reads(&refs, true, false), true),
             [edge(2, 0, 0), edge(3, 0, 0)]
         );
     }
@@ -196,9 +214,9 @@ mod tests {
         let i = decode_bytes(&parse_hex("4883c408ba050000005b5d").unwrap(), 0).unwrap();
         let refs: Vec<&Instr> = i.iter().collect();
         // The add's own write, one iteration back; none without a loop.
-        assert_eq!(explicit_source(&refs, 0, true), Some((0, 1)));
-        assert_eq!(explicit_source(&refs, 0, false), None);
-        assert_eq!(explicit_source(&refs, 3, false), Some((0, 0)));
+        assert_eq!(explicit_sources(&refs, true)[0], Some((0, 1)));
+        assert_eq!(explicit_sources(&refs, false)[0], None);
+        assert_eq!(explicit_sources(&refs, false)[3], Some((0, 0)));
     }
 
     /// `mov rax, [rsp]; add rsp, 0x18; pop rbx; pop rbp` in a loop (ZEN4 block set, measured
@@ -211,7 +229,7 @@ mod tests {
         assert_eq!(rsp_reads(&refs, true), [Sync, AfterSync, Plain, Plain]);
         assert_eq!(rsp_reads(&refs, false), [Plain, Plain, Plain, Plain]);
         // The sync's source: the add one iteration back.
-        assert_eq!(explicit_source(&refs, 1, true), Some((1, 1)));
+        assert_eq!(explicit_sources(&refs, true)[1], Some((1, 1)));
     }
 
     #[test]

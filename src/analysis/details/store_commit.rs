@@ -242,7 +242,8 @@ fn average(sums: &HashMap<usize, u32>, period: usize) -> HashMap<usize, u32> {
 
 /// The store-data µops `instr` needs beyond its one per store for `total` commit slots:
 /// single µops on any store-data port, each a port-only instruction (a slot is a port for a
-/// cycle; one instruction's µops would share it).
+/// cycle, which the instruction's own µops may share where the arch allows it, and the
+/// slots must not delay the store's start).
 pub fn extra(instr: &Instr, arch: &MicroArch, total: u32) -> Vec<PortMask> {
     let ports = arch.ports_with_role(Role::StoreData);
     let stores = instr
