@@ -41,7 +41,8 @@ pub struct VariantClass {
     /// A branch (its µop executes on a branch unit, which no blocker saturates).
     pub branch: bool,
     /// A fence or `pause` (`catalog::skip::is_fence`): the fillers and blockers cannot pass
-    /// it, so its slots are taken as one and its ports come from the arch description.
+    /// it, so none runs, its slots are taken as one and its ports come from the arch
+    /// description ([`PortFallback::apply`]).
     pub fence: bool,
 }
 
@@ -117,13 +118,6 @@ pub fn phase2(
         let (pu, res) = counters::infer_from_interference(&inter);
         r.ports = pu;
         r.ports_residual = Some((res * 100.0).round() / 100.0);
-    }
-    if class.fence {
-        r.uops = Some(1);
-        r.uops_residual = None;
-        r.uops_raw = None;
-        r.ports.clear();
-        r.ports_residual = None;
     }
     record_fusion(&fuse, r);
 }
@@ -210,7 +204,12 @@ impl PortFallback {
     /// Completes `r` so that every µop has ports: a variant that runs slower than the
     /// dispatch limit (so it executes somewhere) but whose fit attributed fewer µops than its
     /// macro-ops gets the missing ones on the ports of its role (marked in `ports_default`).
+    /// A fence or `pause`, for which nothing could count slots (`plan::blocking::phase2`
+    /// runs no filler for it), takes one.
     pub fn apply(&self, class: VariantClass, dispatch_width: f64, r: &mut VariantResult) {
+        if class.fence && r.uops.is_none() {
+            r.uops = Some(1);
+        }
         let Some(uops) = r.uops.filter(|u| *u > 0) else {
             return;
         };
@@ -495,5 +494,24 @@ mod tests {
         let again = u.clone();
         fb.apply(vec, 6.0, &mut u);
         assert_eq!(u, again);
+        // A fence: nothing counted its slots; one, on the ALUs of the arch description.
+        let fence = VariantClass {
+            fence: true,
+            ..VariantClass::default()
+        };
+        let mut f = VariantResult {
+            tp_unrolled: Some(58.1),
+            ..VariantResult::default()
+        };
+        fb.apply(fence, 6.0, &mut f);
+        assert_eq!(f.uops, Some(1));
+        assert_eq!(f.ports, vec![("ALU0123".into(), 1)]);
+        // Another variant without a slot count stays without one.
+        let mut n = VariantResult {
+            tp_unrolled: Some(1.0),
+            ..VariantResult::default()
+        };
+        fb.apply(VariantClass::default(), 6.0, &mut n);
+        assert_eq!(n.uops, None);
     }
 }

@@ -336,6 +336,11 @@ pub fn phase2(
         out.push(super::division::int_div_filler(v, w, req.tp)?);
         return Ok(out);
     }
+    // No filler or blocker passes a fence or `pause`: nothing to run (one slot, ports from
+    // the arch description: `infer::ports::phase2`).
+    if crate::measure::catalog::skip::is_fence(v.code) {
+        return Ok(out);
+    }
     let p = pools(v);
     let n = max_instances(v, &p).clamp(1, MAX_INSTANCES);
     let Some(insts) = form_instances(v, &p, n, Form::Base)? else {
