@@ -17,7 +17,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// An error with the exit code it maps to.
 pub struct Failure {
-    /// 1 = analysis failed, 2 = usage or input error.
+    /// 1 = analysis failed, 2 = usage or input error, 75 = the host was too busy to time.
     pub code: u8,
     /// One line (or a few) for stderr.
     pub message: String,
@@ -36,6 +36,15 @@ impl Failure {
     pub fn analysis(message: impl std::fmt::Display) -> Self {
         Failure {
             code: 1,
+            message: message.to_string(),
+        }
+    }
+
+    /// A timing refused because the host was busy (exit code 75, sysexits' EX_TEMPFAIL):
+    /// the same command may succeed later, which a script can retry on.
+    pub fn busy(message: impl std::fmt::Display) -> Self {
+        Failure {
+            code: 75,
             message: message.to_string(),
         }
     }

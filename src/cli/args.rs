@@ -32,7 +32,10 @@ Examples:
   suaca profile --hex 4801c8           the same for a hex block
   suaca profile --batch blocks.txt -o measured.csv
                                        measure many hex blocks (BHive CSV or hex lines)
-  suaca data list                      which archs have data, and from where";
+  suaca data list                      which archs have data, and from where
+
+Exit status: 0 success, 1 the analysis failed, 2 a usage or input error, 75 the host was too
+busy to time (profile, measure; the same command may succeed later).";
 
 /// suaca: static throughput analysis of x86-64 loops (an open successor of IACA/SUACA).
 #[derive(Debug, Parser)]

@@ -170,7 +170,8 @@ fn record_of(
             detail: why,
             ..Record::default()
         },
-        Err(ProfileError::Harness(MeasureError::Calibration(e))) => Record {
+        // A busy host may be quiet for the next block; a broken clock will not be.
+        Err(ProfileError::Harness(MeasureError::Calibration(e))) if e.is_noise() => Record {
             instructions: Some(instructions),
             status: "refused",
             detail: format!("the clock check failed on every try: {e}"),
@@ -185,8 +186,8 @@ mod tests {
     use super::*;
     use suaca::measure::CalibrationError;
 
-    /// A block whose clock check kept failing is a `refused` row with the reason; other
-    /// harness failures still end the batch.
+    /// A block whose clock check kept failing on a busy host is a `refused` row with the
+    /// reason; a broken clock and other harness failures still end the batch.
     #[test]
     fn a_refused_clock_check_is_a_row_not_the_end() {
         let drift = CalibrationError::Drift {
@@ -203,5 +204,7 @@ mod tests {
         assert!(r.cycles.is_none());
         let harness = MeasureError::Harness(suaca::measure::HarnessError::IncompleteResult);
         assert!(record_of(Err(harness.into()), 3).is_err());
+        let broken = MeasureError::Calibration(CalibrationError::Invalid(0.0));
+        assert!(record_of(Err(broken.into()), 3).is_err());
     }
 }

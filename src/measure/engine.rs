@@ -56,12 +56,6 @@ fn child_clock(data: &DataMem, clock: Clock) -> bool {
     }
 }
 
-/// Wait before the `n`-th retry of a refused calibration: 0.5 s, doubling up to 16 s (about
-/// a minute over the default 8 retries).
-fn calibration_backoff(n: u32) -> std::time::Duration {
-    std::time::Duration::from_millis(250 << n.clamp(1, 6))
-}
-
 /// Owner of the executable/data memory and the protocol.
 pub struct Engine {
     exec: ExecMem,
@@ -273,7 +267,7 @@ impl Engine {
                         return Err(MeasureError::Calibration(e));
                     }
                     // A burst of load elsewhere on the host passes: wait longer each time.
-                    std::thread::sleep(calibration_backoff(refused));
+                    std::thread::sleep(timer::calibration_backoff(refused));
                     continue;
                 }
             };
@@ -512,19 +506,5 @@ impl PortCounterSource for EngineCounters<'_> {
     fn measure(&mut self, specs: &[Spec]) -> Result<Vec<Option<Vec<f64>>>, MeasureError> {
         let events = self.events.clone();
         self.engine.measure_counts(specs, &events)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn calibration_backoff_grows_to_a_minute() {
-        assert_eq!(calibration_backoff(1).as_millis(), 500);
-        assert_eq!(calibration_backoff(2).as_millis(), 1000);
-        assert_eq!(calibration_backoff(9).as_millis(), 16_000);
-        let total: u128 = (1..=8).map(|n| calibration_backoff(n).as_millis()).sum();
-        assert!((50_000..=80_000).contains(&total), "{total}");
     }
 }

@@ -119,6 +119,31 @@ pub enum CalibrationError {
     Invalid(f64),
 }
 
+impl CalibrationError {
+    /// A busy host rather than a broken clock: every reading is within a third of what a
+    /// quiet core gives (another thread on the core, a frequency step). A broken clock (a
+    /// zero, an overwritten mask) reads far off, and callers must not treat it as noise.
+    pub fn is_noise(&self) -> bool {
+        let near = |got: f64, want: f64| got.is_finite() && (got / want - 1.0).abs() <= 1.0 / 3.0;
+        match *self {
+            CalibrationError::Drift { before, after, .. } => near(after, before),
+            CalibrationError::Imul {
+                cycles, expected, ..
+            }
+            | CalibrationError::Contended {
+                cycles, expected, ..
+            } => near(cycles, expected),
+            CalibrationError::Invalid(_) => false,
+        }
+    }
+}
+
+/// Wait before the `n`-th retry of a refused calibration: 0.5 s, doubling up to 16 s, so a
+/// burst of load elsewhere on the host can pass.
+pub fn calibration_backoff(n: u32) -> std::time::Duration {
+    std::time::Duration::from_millis(250 << n.clamp(1, 6))
+}
+
 impl Calibration {
     /// Core cycles per TSC tick when the calibration is acceptable.
     pub fn check(&self, lim: &CalibrationLimits) -> Result<f64, CalibrationError> {
@@ -258,6 +283,47 @@ pub fn fancy_round(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn calibration_backoff_grows_to_a_minute() {
+        assert_eq!(calibration_backoff(1).as_millis(), 500);
+        assert_eq!(calibration_backoff(2).as_millis(), 1000);
+        assert_eq!(calibration_backoff(9).as_millis(), 16_000);
+        let total: u128 = (1..=8).map(|n| calibration_backoff(n).as_millis()).sum();
+        assert!((50_000..=80_000).contains(&total), "{total}");
+    }
+
+    /// What a busy VM host gave on a Zen 3 (family 25 model 1) is noise; a clock that reads
+    /// near zero or ten times off is not.
+    #[test]
+    fn noise_is_told_from_a_broken_clock() {
+        let lim = CalibrationLimits::default();
+        let cal = |add_before, add_after, imul, alus| Calibration {
+            add_before,
+            add_after,
+            imul,
+            alus,
+        };
+        let noise = [
+            cal(0.7503, 0.7752, 2.25, 0.75),
+            cal(0.75, 0.75, 2.17, 0.75),
+            cal(0.75, 0.75, 2.25, 0.88),
+        ];
+        for c in noise {
+            let e = c.check(&lim).unwrap_err();
+            assert!(e.is_noise(), "{e}");
+        }
+        let broken = [
+            cal(0.0, 0.75, 2.25, 0.75),
+            cal(0.75, 0.02, 2.25, 0.75),
+            cal(0.75, 0.75, 22.5, 0.75),
+            cal(0.75, 0.75, 2.25, 0.01),
+        ];
+        for c in broken {
+            let e = c.check(&lim).unwrap_err();
+            assert!(!e.is_noise(), "{e}");
+        }
+    }
 
     #[test]
     fn accepts_stable_calibration() {

@@ -127,6 +127,7 @@ impl Profiler {
                     if refused > self.calib_retries {
                         return Err(MeasureError::Calibration(e).into());
                     }
+                    std::thread::sleep(crate::measure::timer::calibration_backoff(refused));
                 }
                 ChildResult::Moving(pages) => {
                     return Err(ProfileError::Fault(Fault {

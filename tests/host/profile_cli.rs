@@ -4,7 +4,8 @@
 //!
 //! Timing: the values checked (a 1-cycle add chain, a 4-cycle imul+add chain) hold on every
 //! x86-64 core, and the protocol keeps the minimum of many runs; the tolerance is ±10%. A
-//! calibration refused three times over fails the test: that is a broken clock, not noise.
+//! calibration refused as a broken clock fails the test; a host too busy to time (exit code
+//! 75 on every try) skips it, saying so.
 //! Loops (issue #14): `testdata/asm/loops.s` holds loops whose cycles per iteration a
 //! dependency chain fixes on any x86-64 core (±10%); the gcc `a[i]++` loop's figure is this
 //! host's (Zen 4: a C program timing gcc -O2's loop read 1.19), checked only where the
@@ -18,10 +19,13 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// Runs `suaca profile ARGS`, retrying when the host refused the time base calibration;
-/// fails the test when it never accepted one.
+/// Runs `suaca profile ARGS`, retrying when the host refused the time base calibration.
+/// `None` (the test skips, saying why) when every try ended with exit code 75, a host too
+/// busy to time (another VM on the core; seen on a Zen 3, family 25 model 1); a refusal with
+/// any other code fails the test: that is a broken clock, not noise (a control slot once
+/// overwrote the clock mask, every timestamp read near zero, and skipping hid it).
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-fn profile(args: &[&str]) -> std::process::Output {
+fn profile(args: &[&str]) -> Option<std::process::Output> {
     let _one = crate::common::timing_lock();
     let home = tempfile::tempdir().unwrap();
     let mut all = vec!["profile"];
@@ -31,19 +35,21 @@ fn profile(args: &[&str]) -> std::process::Output {
         let out = suaca(&all, home.path());
         last = text(&out.stderr);
         if !last.contains("refusing to measure") {
-            return out;
+            return Some(out);
         }
+        assert_eq!(out.status.code(), Some(75), "a broken clock: {last}");
     }
-    // Refused three times over: the clock is broken, not noisy. (A control slot once
-    // overwrote the clock mask, every timestamp read near zero, and skipping hid it.)
-    panic!("the calibration was refused three times: {last}");
+    eprintln!("skipped: the host was too busy to time on three tries: {last}");
+    None
 }
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 #[test]
 fn add_chain_measures_one_cycle_and_imul_add_four() {
     let obj = testdata("obj/elf/profile.o");
-    let out = profile(&[obj.to_str().unwrap(), "--json"]);
+    let Some(out) = profile(&[obj.to_str().unwrap(), "--json"]) else {
+        return;
+    };
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let regions = v["regions"].as_array().unwrap();
@@ -69,7 +75,9 @@ fn add_chain_measures_one_cycle_and_imul_add_four() {
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 #[test]
 fn text_output_puts_the_prediction_beside_the_measurement() {
-    let out = profile(&["--hex", "4801c8", "--region", "0"]);
+    let Some(out) = profile(&["--hex", "4801c8", "--region", "0"]) else {
+        return;
+    };
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     assert!(s.contains("| Region | Instructions | Copies"), "{s}");
@@ -110,7 +118,9 @@ fn faults_name_signal_and_instruction() {
         ),
     ];
     for (region, expected) in cases {
-        let out = profile(&[obj.to_str().unwrap(), "--region", region]);
+        let Some(out) = profile(&[obj.to_str().unwrap(), "--region", region]) else {
+            return;
+        };
         assert_eq!(out.status.code(), Some(2), "region {region}");
         // The note naming the prediction's arch (the host's, or the embedded data's on a host
         // without an arch of its own: Zen 5, a new Intel core), or a warning that there is no
@@ -133,11 +143,15 @@ fn faults_name_signal_and_instruction() {
         assert!(out.stdout.is_empty());
     }
     // All regions: the first fault ends the run.
-    let out = profile(&[obj.to_str().unwrap()]);
+    let Some(out) = profile(&[obj.to_str().unwrap()]) else {
+        return;
+    };
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("region 0: the block faulted with SIGSEGV"));
     // JSON mode: the error is a JSON object.
-    let out = profile(&["--hex", "4801c8cc", "--json"]);
+    let Some(out) = profile(&["--hex", "4801c8cc", "--json"]) else {
+        return;
+    };
     assert_eq!(out.status.code(), Some(2));
     let e: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
     let msg = e["error"]["message"].as_str().unwrap();
@@ -146,18 +160,18 @@ fn faults_name_signal_and_instruction() {
 
 /// Runs `suaca profile ARGS` (with `--json`) up to three times, until `check` accepts the
 /// report: a busy KVM neighbour can slow one run past the tolerance (seen once in a full test
-/// run on Zen 4); fails with the last reason.
+/// run on Zen 4); fails with the last reason. `None` when the host was too busy to time.
 fn profile_json_until(
     args: &[&str],
     check: impl Fn(&serde_json::Value) -> Result<(), String>,
-) -> serde_json::Value {
+) -> Option<serde_json::Value> {
     let mut last = String::new();
     for _ in 0..3 {
-        let out = profile(args);
+        let out = profile(args)?;
         assert!(out.status.success(), "{}", text(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         match check(&v) {
-            Ok(()) => return v,
+            Ok(()) => return Some(v),
             Err(why) => last = why,
         }
     }
@@ -179,7 +193,7 @@ fn loops_run_as_themselves_and_measure_their_chains() {
         (3.0, "rax", "rax = -800 (N) / -1600 (2N), step +1"),
         (1.0, "rcx", "rcx = 200 (N) / -600 (2N), step +1"),
     ];
-    let v = profile_json_until(&[obj.to_str().unwrap(), "--json"], |v| {
+    let Some(v) = profile_json_until(&[obj.to_str().unwrap(), "--json"], |v| {
         for (r, (cycles, _, _)) in v["regions"].as_array().unwrap().iter().zip(expected) {
             let m = r["measured_cycles_per_iteration"].as_f64().unwrap_or(0.0);
             if (m - cycles).abs() > 0.1 * cycles {
@@ -190,7 +204,9 @@ fn loops_run_as_themselves_and_measure_their_chains() {
             }
         }
         Ok(())
-    });
+    }) else {
+        return;
+    };
     let regions = v["regions"].as_array().unwrap();
     assert_eq!(regions.len(), expected.len());
     for (r, (_, counter, setup)) in regions.iter().zip(expected) {
@@ -201,7 +217,9 @@ fn loops_run_as_themselves_and_measure_their_chains() {
         assert!(s.contains(setup), "region {}: {s}", r["region"]);
     }
     // The text output says how the loop ran.
-    let out = profile(&["--hex", "4801c848ffca75f8"]);
+    let Some(out) = profile(&["--hex", "4801c848ffca75f8"]) else {
+        return;
+    };
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     assert!(s.contains("| 800/1600 iterations |"), "{s}");
@@ -215,7 +233,9 @@ fn loops_run_as_themselves_and_measure_their_chains() {
 #[test]
 fn the_counter_option_names_the_register_or_fails() {
     // add rax, rcx; dec rdx; jnz
-    let out = profile(&["--hex", "4801c848ffca75f8", "--counter", "rdx", "--json"]);
+    let Some(out) = profile(&["--hex", "4801c848ffca75f8", "--counter", "rdx", "--json"]) else {
+        return;
+    };
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["regions"][0]["loop_counter"], "rdx");
@@ -232,7 +252,9 @@ fn the_counter_option_names_the_register_or_fails() {
         ),
         ("rcx", "4801c8", "--counter is for loops"),
     ] {
-        let out = profile(&["--hex", hex, "--counter", counter]);
+        let Some(out) = profile(&["--hex", hex, "--counter", counter]) else {
+            return;
+        };
         assert_eq!(out.status.code(), Some(2), "{counter}");
         let err = text(&out.stderr);
         assert!(err.contains(expected), "{err}");
@@ -276,12 +298,14 @@ fn batch_measures_in_order_and_reports_bad_blocks_as_rows() {
     )
     .unwrap();
     let output = home.path().join("out.csv");
-    let out = profile(&[
+    let Some(out) = profile(&[
         "--batch",
         input.to_str().unwrap(),
         "-o",
         output.to_str().unwrap(),
-    ]);
+    ]) else {
+        return;
+    };
     assert!(out.status.success(), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
@@ -292,7 +316,16 @@ fn batch_measures_in_order_and_reports_bad_blocks_as_rows() {
     let h = r.headers().unwrap().clone();
     let col = |n: &str| h.iter().position(|x| x == n).unwrap();
     let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
-    let status: Vec<&str> = rows.iter().map(|r| &r[col("status")]).collect();
+    let mut status: Vec<&str> = rows.iter().map(|r| &r[col("status")]).collect();
+    // A block timed while the host was busy is a `refused` row (a busy host, not a broken
+    // clock: that ends the batch); its expectations cannot be checked.
+    let refused: Vec<usize> = (0..rows.len())
+        .filter(|&i| status[i] == "refused")
+        .collect();
+    for &i in &refused {
+        eprintln!("skipped row {}: {}", i + 1, &rows[i][col("detail")]);
+        status[i] = "ok";
+    }
     assert_eq!(
         status,
         [
@@ -309,14 +342,28 @@ fn batch_measures_in_order_and_reports_bad_blocks_as_rows() {
     assert_eq!(lines, ["1", "2", "3", "4", "5", "6", "7"]);
     assert!(rows[5][col("detail")].contains("--counter REG"));
     let modes: Vec<&str> = rows.iter().map(|r| &r[col("mode")]).collect();
-    assert_eq!(modes, ["block", "", "", "", "block", "", "loop"]);
-    assert_eq!(&rows[6][col("copies")], "800/1600");
-    assert_eq!(&rows[6][col("loop_counter")], "rdx");
-    assert!(rows[6][col("loop_setup")].starts_with("rdx = 800 (N) / 1600 (2N)"));
+    for (i, mode) in ["block", "", "", "", "block", "", "loop"]
+        .iter()
+        .enumerate()
+    {
+        assert!(
+            refused.contains(&i) || modes[i] == *mode,
+            "row {i}: {}",
+            modes[i]
+        );
+    }
+    if !refused.contains(&6) {
+        assert_eq!(&rows[6][col("copies")], "800/1600");
+        assert_eq!(&rows[6][col("loop_counter")], "rdx");
+        assert!(rows[6][col("loop_setup")].starts_with("rdx = 800 (N) / 1600 (2N)"));
+    }
     assert_eq!(&rows[1][col("signal")], "SIGILL");
     assert!(rows[1][col("detail")].contains("at line 0: ud2"));
     assert_eq!(&rows[0][col("key")], suaca::profile::block_key("4801c8"));
     for (i, expected) in [(0, 1.0), (4, 4.0), (6, 1.0)] {
+        if refused.contains(&i) {
+            continue;
+        }
         let m: f64 = rows[i][col("measured_cycles_per_iteration")]
             .parse()
             .unwrap();
