@@ -2,8 +2,9 @@
 # The loop benchmark's measurement (issue #14): compiles our C kernels (benches/loops/*.c)
 # with gcc and clang in every variant, picks each variant's main single-block loop
 # (examples/loop_set/pick.rs), measures the distinct loops on this host with
-# `suaca profile --batch` in separate passes (median) and writes data/measured/ZEN4_loops.csv. See scripts/README.md
-# ("Loop benchmark") and data/measured/README.md ("ZEN4 loop set").
+# `suaca profile --batch` in separate passes (median) and writes data/measured/ARCH_loops.csv,
+# ARCH the host's (ZEN4_loops.csv on Zen 4). See scripts/README.md ("Loop benchmark") and
+# data/measured/README.md ("ZEN4 loop set").
 #
 #   [LOOP_PASSES=5] scripts/loops.sh [--no-measure]
 #
@@ -63,6 +64,8 @@ echo "loops: compiled ($failed failures); -march=native is $native_gcc (gcc), $n
 cargo build --release --quiet --bin suaca --example loop_set
 target/release/examples/loop_set pick --dir "$dir" 2> "$dir/pick.log"
 [ "$measure" = 1 ] || exit 0
+# The set is the host's: a CPU suaca does not know has no arch to name it by.
+target/release/examples/loop_set host-arch >/dev/null
 
 lock() { if [ -e /work/wt/timing.lock ]; then flock /work/wt/timing.lock "$@"; else "$@"; fi; }
 # Separate passes over every loop (LOOP_PASSES, default 5); a loop's measurement is the median
@@ -83,4 +86,5 @@ for k in $(seq 1 "$passes"); do
 done
 end=$(date +%s)
 echo "loops: $passes passes over $(wc -l < "$dir/hex.txt") loops in $((end - start)) s"
-target/release/examples/loop_set publish --dir "$dir" --out data/measured/ZEN4_loops.csv
+arch=$(target/release/examples/loop_set host-arch)
+target/release/examples/loop_set publish --dir "$dir" --out "data/measured/${arch}_loops.csv"

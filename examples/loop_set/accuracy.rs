@@ -1,5 +1,6 @@
-//! The loop accuracy benchmark: every measured loop of `data/measured/ZEN4_loops.csv`
-//! predicted by suaca (see [`crate::predict`]) and by llvm-mca-19 `-mcpu=znver4`, with the
+//! The loop accuracy benchmark: every measured loop of a host's set (`data/measured/
+//! ARCH_loops.csv`) predicted by suaca (see [`crate::predict`]) and by llvm-mca-19 with the
+//! arch's `-mcpu` (`znver4` for ZEN4), with the
 //! accuracy benchmark's metrics and tables (`examples/accuracy/report.rs`,
 //! `src/batch/metrics.rs`).
 //!
@@ -46,7 +47,7 @@ fn block(r: &LoopRow, measured: f64, predictor: &Predictor) -> (Block, Vec<suaca
         Err(e) => (None, Some(e), None),
     };
     let b = Block {
-        arch: predict::ARCH.to_string(),
+        arch: predictor.arch.clone(),
         case_id: r.case(),
         hex: r.hex.clone(),
         measured,
@@ -90,7 +91,7 @@ pub fn run(
     let mut mca_time = Duration::ZERO;
     let mca_ran = match mca_bin {
         Some(bin) if mca::available(bin) => {
-            match run_mca(bin, &mut blocks, &instrs_of, scratch) {
+            match run_mca(bin, &predictor.arch, &mut blocks, &instrs_of, scratch) {
                 Ok(t) => mca_time = t,
                 Err(e) => notes.push(format!("llvm-mca: {e}")),
             }
@@ -114,11 +115,12 @@ pub fn run(
 
 fn run_mca(
     bin: &str,
+    arch: &str,
     blocks: &mut [Block],
     instrs_of: &[Vec<suaca::ir::Instr>],
     scratch: &Path,
 ) -> Result<Duration, String> {
-    let cpu = mca::cpu_of(predict::ARCH).ok_or("no -mcpu for the arch")?;
+    let cpu = mca::cpu_of(arch).ok_or_else(|| format!("no -mcpu for {arch}"))?;
     let lines: Vec<(usize, Vec<String>)> = instrs_of
         .iter()
         .enumerate()

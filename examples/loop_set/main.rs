@@ -10,11 +10,17 @@
 //!     DIR/skipped.csv (kernels and variants without a loop, with the reason)
 //! cargo run --release --example loop_set -- publish [--dir target/loops] [--out FILE]
 //!     joins DIR/set.csv with DIR/pass1.csv, pass2.csv, … (`suaca profile --batch` output of
-//!     separate passes) into FILE (default data/measured/ZEN4_loops.csv): per loop the median
+//!     separate passes) into FILE (default data/measured/ARCH_loops.csv): per loop the median
 //!     of the passes
 //! cargo run --release --example loop_set -- accuracy [--csv FILE] [--mca BIN | --no-mca]
 //!     [--worst N] [--out DIR]
 //!     the accuracy table (suaca vs llvm-mca-19) and the worst N loops (default 15)
+//! cargo run --release --example loop_set -- host-arch
+//!     prints the host's arch (`ZEN4`), or fails on a CPU suaca does not know
+//!
+//! Every command takes `--arch ARCH` (default ZEN4: its data is embedded) and `--xml FILE`
+//! (the `instructions.xml` with the arch's data, for any other arch); the default CSV is
+//! `data/measured/ARCH_loops.csv`.
 //! ```
 #![forbid(unsafe_code)]
 
@@ -52,6 +58,8 @@ struct Args {
     csv: PathBuf,
     mca: Option<String>,
     worst: usize,
+    arch: String,
+    xml: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -63,9 +71,11 @@ fn parse_args() -> Result<Args, String> {
         command,
         dir: "target/loops".into(),
         out: None,
-        csv: "data/measured/ZEN4_loops.csv".into(),
+        csv: PathBuf::new(),
         mca: Some("llvm-mca-19".into()),
         worst: 15,
+        arch: predict::EMBEDDED_ARCH.into(),
+        xml: None,
     };
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -73,6 +83,8 @@ fn parse_args() -> Result<Args, String> {
             "--dir" => a.dir = value()?.into(),
             "--out" => a.out = Some(value()?.into()),
             "--csv" => a.csv = value()?.into(),
+            "--arch" => a.arch = value()?,
+            "--xml" => a.xml = Some(value()?.into()),
             "--mca" => a.mca = Some(value()?),
             "--no-mca" => a.mca = None,
             "--worst" => {
@@ -86,7 +98,15 @@ fn parse_args() -> Result<Args, String> {
             }
         }
     }
+    if a.csv.as_os_str().is_empty() {
+        a.csv = set_csv(&a.arch);
+    }
     Ok(a)
+}
+
+/// A host's committed loop set.
+fn set_csv(arch: &str) -> PathBuf {
+    format!("data/measured/{arch}_loops.csv").into()
 }
 
 fn write(path: &std::path::Path, text: &str) -> Result<(), String> {
@@ -100,8 +120,13 @@ fn real_main() -> Result<(), String> {
         "pick" => pick(&args),
         "publish" => publish(&args),
         "accuracy" => accuracy(&args),
+        "host-arch" => {
+            let arch = suaca::uarch::host::detect().ok_or("the host CPU is not a known arch")?;
+            println!("{arch}");
+            Ok(())
+        }
         other => Err(format!(
-            "unknown command `{other}`: pick, publish or accuracy"
+            "unknown command `{other}`: pick, publish, accuracy or host-arch"
         )),
     }
 }
@@ -129,10 +154,7 @@ fn pick(args: &Args) -> Result<(), String> {
 }
 
 fn publish(args: &Args) -> Result<(), String> {
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| "data/measured/ZEN4_loops.csv".into());
+    let out = args.out.clone().unwrap_or_else(|| set_csv(&args.arch));
     let passes: Vec<PathBuf> = (1..)
         .map(|k| args.dir.join(format!("pass{k}.csv")))
         .take_while(|p| p.exists())
@@ -163,7 +185,7 @@ fn accuracy(args: &Args) -> Result<(), String> {
         .out
         .clone()
         .unwrap_or_else(|| "target/loop-accuracy".into());
-    let predictor = predict::Predictor::zen4(&out.join("cache"))?;
+    let predictor = predict::Predictor::load(&args.arch, args.xml.clone(), &out.join("cache"))?;
     let o = accuracy::run(&rows, &predictor, args.mca.as_deref(), &out);
     for n in &o.notes {
         eprintln!("loop_set: note: {n}");
@@ -180,10 +202,12 @@ fn accuracy(args: &Args) -> Result<(), String> {
     );
     println!("{}\n", report::accuracy_table(&o));
     println!(
-        "Prediction: suaca = block throughput of the loop (`suaca --hex HEX --arch ZEN4`, {} \
-         iterations); llvm-mca-19 -mcpu=znver4 = (Total Cycles(200) - Total Cycles(100)) / 100; \
+        "Prediction: suaca = block throughput of the loop (`suaca --hex HEX --arch {arch}`, {} \
+         iterations); llvm-mca-19 -mcpu={} = (Total Cycles(200) - Total Cycles(100)) / 100; \
          `total/100` = Total Cycles / 100 at 100 iterations.\n",
-        predict::ITERATIONS
+        predict::ITERATIONS,
+        mca::cpu_of(&args.arch).unwrap_or("?"),
+        arch = args.arch,
     );
     for b in o.blocks.iter().filter(|b| b.suaca.is_none()).take(10) {
         println!(

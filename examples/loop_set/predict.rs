@@ -1,14 +1,15 @@
 //! Predictions of a loop (its bytes from the head to the back branch): suaca's and
 //! llvm-mca's input.
 //!
-//! suaca: the path `suaca --hex HEX --arch ZEN4 --json` takes (`src/cmd/analyze.rs`): the hex
+//! suaca: the path `suaca --hex HEX --arch ARCH --json` takes (`src/cmd/analyze.rs`): the hex
 //! as a region at address 0, decoded, described by the ZEN4 data embedded in the binary
-//! (`data/measured/ZEN4.xml.zst`), and [`suaca::analysis::analyze_region`] with the default
+//! (`data/measured/ZEN4.xml.zst`) or another arch's from an `instructions.xml` (`--xml`, as
+//! `--uops-xml`), and [`suaca::analysis::analyze_region`] with the default
 //! 200 iterations; the prediction is the plain run's block throughput (cycles per iteration,
 //! `regions[0].runs[0].throughput` in the JSON). Nothing here models the loop: whatever the
 //! analyzer does with the back branch is what is measured against the host.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use iced_x86::{FlowControl, Formatter, GasFormatter};
 use suaca::analysis::{analyze_region, AnalysisOptions};
@@ -17,15 +18,17 @@ use suaca::dataset::{DataSource, EmbeddedData};
 use suaca::db::InstrDesc;
 use suaca::ir::Instr;
 
-/// The arch of the loop set.
-pub const ARCH: &str = "ZEN4";
+/// The arch whose data is embedded: its loop set needs no `--xml`.
+pub const EMBEDDED_ARCH: &str = "ZEN4";
 
 /// The analyzer's default iteration count (`--loop`).
 pub const ITERATIONS: u32 = 200;
 
-/// suaca's model of ZEN4 with the embedded data.
+/// suaca's model of one arch.
 pub struct Predictor {
     model: ArchModel,
+    /// The arch predicted (`ZEN4`, `ZEN3`, ...).
+    pub arch: String,
 }
 
 /// suaca's answer for one loop.
@@ -38,20 +41,28 @@ pub struct Prediction {
 }
 
 impl Predictor {
-    /// Loads ZEN4 (the index is cached under `cache`).
-    pub fn zen4(cache: &Path) -> Result<Predictor, String> {
-        let sources = [DataSource::Embedded(EmbeddedData {
-            name: ARCH,
-            zstd_xml: include_bytes!("../../data/measured/ZEN4.xml.zst"),
-        })];
-        let mut loaded = batch::load_models(&[ARCH], &sources, cache);
-        let key = batch::LoadedModels::key(ARCH);
+    /// Loads `arch` from `xml`, or ZEN4 from the embedded data without one (the index is
+    /// cached under `cache`).
+    pub fn load(arch: &str, xml: Option<PathBuf>, cache: &Path) -> Result<Predictor, String> {
+        let source = match xml {
+            Some(path) => DataSource::ExplicitPath(path),
+            None if arch == EMBEDDED_ARCH => DataSource::Embedded(EmbeddedData {
+                name: EMBEDDED_ARCH,
+                zstd_xml: include_bytes!("../../data/measured/ZEN4.xml.zst"),
+            }),
+            None => return Err(format!("{arch} is not embedded: give --xml FILE")),
+        };
+        let mut loaded = batch::load_models(&[arch], &[source], cache);
+        let key = batch::LoadedModels::key(arch);
         match loaded.models.remove(&key) {
-            Some(model) => Ok(Predictor { model }),
+            Some(model) => Ok(Predictor {
+                model,
+                arch: arch.to_string(),
+            }),
             None => Err(loaded
                 .failed
                 .remove(&key)
-                .unwrap_or_else(|| format!("{ARCH} was not loaded"))),
+                .unwrap_or_else(|| format!("{arch} was not loaded"))),
         }
     }
 

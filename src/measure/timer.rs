@@ -120,11 +120,12 @@ pub enum CalibrationError {
 }
 
 impl CalibrationError {
-    /// A busy host rather than a broken clock: every reading is within a third of what a
-    /// quiet core gives (another thread on the core, a frequency step). A broken clock (a
-    /// zero, an overwritten mask) reads far off, and callers must not treat it as noise.
+    /// A busy host rather than a broken clock: every reading is within a factor of two of
+    /// what a quiet core gives (a thread sharing the core at most halves its ALUs; seen:
+    /// three add chains 1.49 cycles, a frequency step of 6%). A broken clock (a zero, an
+    /// overwritten mask) reads far off, and callers must not treat it as noise.
     pub fn is_noise(&self) -> bool {
-        let near = |got: f64, want: f64| got.is_finite() && (got / want - 1.0).abs() <= 1.0 / 3.0;
+        let near = |got: f64, want: f64| got.is_finite() && (0.5..=2.0).contains(&(got / want));
         match *self {
             CalibrationError::Drift { before, after, .. } => near(after, before),
             CalibrationError::Imul {
@@ -308,6 +309,7 @@ mod tests {
             cal(0.7503, 0.7752, 2.25, 0.75),
             cal(0.75, 0.75, 2.17, 0.75),
             cal(0.75, 0.75, 2.25, 0.88),
+            cal(0.75, 0.75, 2.25, 1.115),
         ];
         for c in noise {
             let e = c.check(&lim).unwrap_err();
@@ -318,6 +320,7 @@ mod tests {
             cal(0.75, 0.02, 2.25, 0.75),
             cal(0.75, 0.75, 22.5, 0.75),
             cal(0.75, 0.75, 2.25, 0.01),
+            cal(0.75, 0.75, 2.25, 1.6),
         ];
         for c in broken {
             let e = c.check(&lim).unwrap_err();

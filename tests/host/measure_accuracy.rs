@@ -39,7 +39,6 @@ mod host {
         }
     }
 
-
     /// PUSH and POP move rsp in the kernels (the harness puts it back each pass) and LEA is
     /// measured per addressing form: they run without a fault, and on Zen 4 at its store,
     /// load and ALU rates (0.5, 0.33, 0.25 cycles), one macro-op each.

@@ -40,7 +40,8 @@ mod host {
     }
 
     fn measure(e: &mut Engine, specs: &[Spec]) -> Option<Vec<Outcome>> {
-        e.measure(specs).map_or_else(crate::common::busy_or_panic, Some)
+        e.measure(specs)
+            .map_or_else(crate::common::busy_or_panic, Some)
     }
 
     #[test]

@@ -203,7 +203,7 @@ fn publish_joins_measurements_by_row() {
 #[test]
 fn prediction_is_the_command_lines_block_throughput() {
     let dir = tempfile::tempdir().unwrap();
-    let predictor = predict::Predictor::zen4(&dir.path().join("cache")).unwrap();
+    let predictor = predict::Predictor::load("ZEN4", None, &dir.path().join("cache")).unwrap();
     // gcc -O3 -march=x86-64-v3 daxpy, and a pointer-chasing walk.
     for hex in [
         "c5ed590c06c5f5580c01c5fd110c014883c0204839c775e8",
@@ -280,7 +280,7 @@ fn committed_loop_set_is_consistent() {
 fn loop_accuracy_guard() {
     let rows = set::read_loops(&measured_loops()).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let predictor = predict::Predictor::zen4(&dir.path().join("cache")).unwrap();
+    let predictor = predict::Predictor::load("ZEN4", None, &dir.path().join("cache")).unwrap();
     let o = accuracy::run(&rows, &predictor, None, dir.path());
     let m = o.metrics(bench::Tool::Suaca, |_| true);
     assert!(m.blocks >= 500, "{m:?}");
@@ -303,7 +303,7 @@ fn loop_suite_compiles_is_picked_and_predicted() {
         .collect();
     sources.sort();
     assert_eq!(sources.len(), 8);
-    let predictor = predict::Predictor::zen4(&dir.path().join("cache")).unwrap();
+    let predictor = predict::Predictor::load("ZEN4", None, &dir.path().join("cache")).unwrap();
     for (cc, opt, march) in [
         ("gcc", "-O2", "-march=x86-64-v3"),
         ("clang", "-O3", "-march=x86-64-v2"),
