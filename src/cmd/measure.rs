@@ -71,9 +71,7 @@ pub fn run(args: &MeasureArgs) -> Result<(), Failure> {
     };
     let summary = measure::run(config, &mut progress).map_err(|e| match e {
         // Everything measured so far is in the checkpoint.
-        measure::MeasureError::Calibration(_) if super::profile::busy(&e) => {
-            Failure::busy(format!("{e} `--resume` continues from the checkpoint."))
-        }
+        e if e.is_busy() => Failure::busy(format!("{e} `--resume` continues from the checkpoint.")),
         measure::MeasureError::Calibration(_) => {
             Failure::input(format!("{e} `--resume` continues from the checkpoint."))
         }

@@ -13,18 +13,11 @@ use serde::Serialize;
 use suaca::batch::{self, LoadedModels, PredictOptions};
 use suaca::cli::{Config, ProfileArgs};
 use suaca::ir::{Instr, Region};
-use suaca::measure::MeasureError;
 use suaca::profile::{Measurement, ProfileError, ProfileOptions, Profiler};
 
 use super::regions::{decode_all, select_region};
 use super::{env, source};
 use crate::Failure;
-
-/// A calibration refused because the host was busy, not because its clock is broken: exit
-/// code 75, which a script may retry on.
-pub fn busy(e: &MeasureError) -> bool {
-    matches!(e, MeasureError::Calibration(c) if c.is_noise())
-}
 
 /// Fewest repetitions accepted (the protocol's minimum).
 pub const MIN_REPS: u32 = 21;
@@ -51,7 +44,7 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
     let mut rows = Vec::new();
     for (region, instrs) in &decoded {
         let m = profiler.profile(instrs).map_err(|e| match e {
-            ProfileError::Harness(h) if busy(&h) => Failure::busy(format!("{name}: {h}")),
+            ProfileError::Harness(h) if h.is_busy() => Failure::busy(format!("{name}: {h}")),
             ProfileError::Harness(h) => Failure::analysis(format!("{name}: {h}")),
             other => Failure::input(format!("{name}: region {}: {other}", region.index)),
         })?;

@@ -38,6 +38,14 @@ pub enum MeasureError {
     Skeleton(String),
 }
 
+impl MeasureError {
+    /// A calibration refused because the host was busy, not because its clock is broken
+    /// ([`CalibrationError::is_noise`]): the same run may succeed later.
+    pub fn is_busy(&self) -> bool {
+        matches!(self, MeasureError::Calibration(c) if c.is_noise())
+    }
+}
+
 /// What failed in the harness: system calls, executable memory, the benchmark child.
 #[derive(Debug, Error)]
 pub enum HarnessError {
