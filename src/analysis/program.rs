@@ -407,12 +407,15 @@ pub fn build(
     }
     // Serializing instructions one at a time, each held for its measured throughput.
     if cx.model.serializing {
-        use crate::db::serializing::{hold_cycles, is_serializing};
         let serial: Vec<(usize, u32)> = instrs
             .iter()
             .enumerate()
-            .filter(|(_, si)| is_serializing(&cx.instrs[si.line as usize]))
-            .filter_map(|(k, si)| Some((k, hold_cycles(descs[si.line as usize].as_ref()?)?)))
+            .filter_map(|(k, si)| {
+                let line = si.line as usize;
+                let held =
+                    crate::db::serializing::hold_cycles(&cx.instrs[line], descs[line].as_ref());
+                Some((k, held?))
+            })
             .collect();
         chain(&mut instrs, &serial);
     }

@@ -223,12 +223,13 @@ pub(super) fn serializing_row(
     descs: &[Option<InstrDesc>],
     opts: &BoundOptions,
 ) -> BoundRow {
-    use crate::db::serializing::{hold_cycles, is_serializing};
     let lines: Vec<(usize, u32)> = instrs
         .iter()
         .enumerate()
-        .filter(|(_, i)| is_serializing(i))
-        .filter_map(|(line, _)| Some((line, hold_cycles(descs.get(line)?.as_ref()?)?)))
+        .filter_map(|(line, i)| {
+            let desc = descs.get(line).and_then(Option::as_ref);
+            Some((line, crate::db::serializing::hold_cycles(i, desc)?))
+        })
         .collect();
     let total: u64 = lines.iter().map(|&(_, v)| u64::from(v)).sum();
     let (state, cycles) = if opts.serializing {

@@ -23,10 +23,14 @@ pub fn is_serializing(instr: &Instr) -> bool {
     )
 }
 
-/// The cycles the next serializing instruction waits after `desc`'s started: its measured
-/// throughput, rounded, at least 1; `None` without one.
-pub fn hold_cycles(desc: &InstrDesc) -> Option<u32> {
-    let tp = desc.throughput?;
+/// The cycles the next serializing instruction waits after `instr` started: its measured
+/// throughput (`desc`), rounded, at least 1; `None` for an instruction that does not
+/// serialize or has no throughput. The simulation and the bounds table both ask here.
+pub fn hold_cycles(instr: &Instr, desc: Option<&InstrDesc>) -> Option<u32> {
+    if !is_serializing(instr) {
+        return None;
+    }
+    let tp = desc?.throughput?;
     (tp.is_finite() && tp > 0.0).then(|| (tp.round() as u32).max(1))
 }
 
@@ -37,10 +41,7 @@ mod tests {
     #[test]
     fn pause_fences_and_timers_serialize_adds_do_not() {
         let serial = |hex: &str| {
-            let bytes = (0..hex.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-                .collect::<Vec<u8>>();
+            let bytes = crate::input::parse_hex(hex).unwrap();
             let instrs = crate::decode::decode_bytes(&bytes, 0).unwrap();
             is_serializing(&instrs[0])
         };
