@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use suaca::analysis::details::harness::Harness;
 use suaca::analysis::details::ModelOptions;
 use suaca::batch::{self, features, metrics::Metrics, PredictOptions};
 use suaca::dataset::{DataSource, EmbeddedData};
@@ -14,9 +15,8 @@ use crate::mca;
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Measured blocks: BHive-layout CSVs, each with the arch of its rows that name none
-    /// (our own ZEN4 measurements may leave the column out).
-    pub csvs: Vec<(PathBuf, String)>,
+    /// Measured blocks: BHive-layout CSVs.
+    pub csvs: Vec<Measured>,
     /// instructions.xml(.zst).
     pub xml: PathBuf,
     /// Index cache directory.
@@ -29,6 +29,40 @@ pub struct Options {
     pub limit: Option<usize>,
     /// The pipeline details suaca models.
     pub model: ModelOptions,
+    /// Tell suaca the harness that measured each CSV (`Measured::harness`).
+    pub harnesses: bool,
+}
+
+/// A CSV of measured blocks.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// The file.
+    pub path: PathBuf,
+    /// The arch of its rows that name none (our own ZEN4 measurements may leave the column
+    /// out).
+    pub arch: String,
+    /// The harness that measured them, which suaca is told (`--harness`).
+    pub harness: Option<Harness>,
+}
+
+impl Measured {
+    /// BHive's measurements (rows without an arch are SKL), with BHive's harness.
+    pub fn bhive(path: PathBuf) -> Measured {
+        Measured {
+            path,
+            arch: "SKL".into(),
+            harness: Some(Harness::Bhive),
+        }
+    }
+
+    /// Our own measurements with `suaca profile` (rows without an arch are `arch`).
+    pub fn own(path: PathBuf, arch: &str) -> Measured {
+        Measured {
+            path,
+            arch: arch.into(),
+            harness: None,
+        }
+    }
 }
 
 /// One measured block and what each tool says.
@@ -131,30 +165,32 @@ impl Outcome {
 
 /// Runs the benchmark.
 pub fn run(opts: &Options) -> Result<Outcome, String> {
+    // Rows with the harness that measured them.
     let mut rows = Vec::new();
     let mut skipped_rows = Vec::new();
-    for (csv, default_arch) in &opts.csvs {
+    for m in &opts.csvs {
+        let csv = &m.path;
         let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
         for mut r in batch::parse_input(&text).rows {
-            r.arch.get_or_insert_with(|| default_arch.clone());
+            r.arch.get_or_insert_with(|| m.arch.clone());
             match (&r.problem, r.measured) {
                 (Some(p), _) => skipped_rows.push(format!("{}:{}: {p}", csv.display(), r.line)),
                 (None, None) => {
                     skipped_rows.push(format!("{}:{}: no measurement", csv.display(), r.line))
                 }
-                _ => rows.push(r),
+                _ => rows.push((m.harness, r)),
             }
         }
     }
     if let Some(limit) = opts.limit {
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-        rows.retain(|r| {
+        rows.retain(|(_, r)| {
             let n = seen.entry(r.arch.clone().unwrap_or_default()).or_default();
             *n += 1;
             *n <= limit
         });
     }
-    let archs: Vec<String> = rows.iter().filter_map(|r| r.arch.clone()).collect();
+    let archs: Vec<String> = rows.iter().filter_map(|(_, r)| r.arch.clone()).collect();
     // ZEN4 is not in uops.info's data: our own measurements, as the binary embeds them.
     let sources = [
         DataSource::ExplicitPath(opts.xml.clone()),
@@ -165,11 +201,23 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     ];
     let models = batch::load_models(&archs, &sources, &opts.cache);
     let start = Instant::now();
-    let predict = PredictOptions {
-        model: opts.model,
-        ..PredictOptions::default()
-    };
-    let results = batch::run(rows, &models, "SKL", &predict);
+    // One batch per harness, in the rows' order.
+    let mut results = Vec::with_capacity(rows.len());
+    let mut rest = rows;
+    while !rest.is_empty() {
+        let harness = rest[0].0;
+        let (this, other): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(h, _)| *h == harness);
+        rest = other;
+        let predict = PredictOptions {
+            model: ModelOptions {
+                harness: harness.filter(|_| opts.harnesses),
+                ..opts.model
+            },
+            ..PredictOptions::default()
+        };
+        let rows = this.into_iter().map(|(_, r)| r).collect();
+        results.extend(batch::run(rows, &models, "SKL", &predict));
+    }
     let suaca_time = start.elapsed();
 
     let mut blocks: Vec<Block> = results

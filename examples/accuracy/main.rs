@@ -119,10 +119,14 @@ fn real_main() -> Result<(), String> {
     if let Some(dir) = &args.emit {
         return emit_speed_inputs(&args, dir);
     }
-    let mut csvs = vec![(args.csv.clone(), "SKL".to_string())];
-    csvs.extend(args.own.iter().map(|p| (p.clone(), "ZEN4".to_string())));
+    let mut csvs = vec![bench::Measured::bhive(args.csv.clone())];
+    csvs.extend(
+        args.own
+            .iter()
+            .map(|p| bench::Measured::own(p.clone(), "ZEN4")),
+    );
     if let Some(joined) = zen4_set(&args)? {
-        csvs.push((joined, "ZEN4".to_string()));
+        csvs.push(bench::Measured::own(joined, "ZEN4"));
     }
     let opts = Options {
         csvs,
@@ -135,6 +139,7 @@ fn real_main() -> Result<(), String> {
             frontend_unit: !args.average_frontend,
             ..suaca::analysis::details::ModelOptions::FULL
         },
+        harnesses: true,
     };
     if args.steps {
         return steps::print(&opts);

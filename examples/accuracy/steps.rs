@@ -7,8 +7,23 @@ use suaca::batch::metrics::Metrics;
 
 use crate::bench::{self, Options, Tool};
 
-/// The cumulative steps, from the thesis' model to the full one.
-pub fn steps() -> Vec<(&'static str, ModelOptions)> {
+/// The cumulative steps, from the thesis' model to the full one, each with whether suaca is
+/// told the harness that measured the blocks (the last step).
+pub fn steps() -> Vec<(&'static str, ModelOptions, bool)> {
+    let mut out: Vec<_> = model_steps()
+        .into_iter()
+        .map(|(n, m)| (n, m, false))
+        .collect();
+    out.push((
+        "+ BHive's harness values for BHive's blocks (--harness bhive)",
+        ModelOptions::FULL,
+        true,
+    ));
+    out
+}
+
+/// The pipeline details' steps.
+fn model_steps() -> Vec<(&'static str, ModelOptions)> {
     let mut m = ModelOptions::SUACA;
     let mut out = vec![("SUACA model (--model suaca)", m)];
     m.stack_engine = true;
@@ -57,9 +72,10 @@ pub fn steps() -> Vec<(&'static str, ModelOptions)> {
 pub fn print(opts: &Options) -> Result<(), String> {
     let mut header_archs: Option<Vec<String>> = None;
     let mut lines = Vec::new();
-    for (name, model) in steps() {
+    for (name, model, harnesses) in steps() {
         let o = bench::run(&Options {
             model,
+            harnesses,
             mca: None,
             ..opts.clone()
         })?;

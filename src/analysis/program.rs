@@ -223,7 +223,7 @@ pub fn build(
     let store_groups = cx.loop_mode && cx.model.data_paths && !by_line;
     let addresses = (cx.model.mem_deps || store_groups || by_line).then(|| {
         let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-        AddressMap::build(&refs)
+        AddressMap::build_in(&refs, cx.model.harness)
     });
     let mem_inputs = match &addresses {
         Some(map) if cx.model.mem_deps => memory::inputs(cx, path, map, &kept, descs),

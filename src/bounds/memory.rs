@@ -134,7 +134,7 @@ impl MemCounts {
         if opts.store_commit && mm.store_line_pairs == Some(true) && !c.store_lines.is_empty() {
             let path: Vec<usize> = (0..instrs.len()).collect();
             let refs: Vec<&Instr> = instrs.iter().collect();
-            let map = AddressMap::build(&refs);
+            let map = AddressMap::build_in(&refs, opts.harness);
             let policy = memory::policy(crate::cfg::is_loop(instrs));
             c.commit_slots = Some(
                 store_commit::slots(instrs, &path, &map, arch, true, policy)

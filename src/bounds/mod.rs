@@ -269,6 +269,9 @@ pub struct BoundOptions {
     pub transfer_alus: bool,
     /// Serializing instructions run one at a time (the simulation's `serializing`).
     pub serializing: bool,
+    /// The measurement harness whose values decide which addresses are equal (the
+    /// simulation's `harness`).
+    pub harness: Option<crate::analysis::details::harness::Harness>,
 }
 
 impl BoundOptions {
@@ -285,6 +288,7 @@ impl BoundOptions {
             free_nops: model.free_nops,
             transfer_alus: model.transfer_alus,
             serializing: model.serializing,
+            harness: model.harness,
             ..BoundOptions::default()
         }
     }
@@ -304,6 +308,7 @@ impl Default for BoundOptions {
             free_nops: false,
             transfer_alus: false,
             serializing: false,
+            harness: None,
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use clap::{Args, ValueEnum};
 
+use crate::analysis::details::harness::Harness;
 use crate::analysis::details::ModelOptions;
 
 /// Which model to start from.
@@ -89,6 +90,11 @@ pub struct ModelArgs {
     /// like any other instead of running one at a time for their measured throughput.
     #[arg(long)]
     pub no_serializing: bool,
+    /// Predict what this measurement harness reads: its starting register and memory
+    /// values decide which addresses are one location (`bhive`: every register and every
+    /// loaded pointer 0x2324000, so `[rax+16]` and `[rbx+16]` alias).
+    #[arg(long, value_enum, value_name = "HARNESS")]
+    pub harness: Option<Harness>,
 }
 
 impl ModelArgs {
@@ -120,6 +126,7 @@ impl ModelArgs {
             whole_dispatch: base.whole_dispatch && !self.no_whole_dispatch,
             port_cycles: base.port_cycles && !self.no_port_cycles,
             serializing: base.serializing && !self.no_serializing,
+            harness: self.harness,
         }
     }
 }

@@ -228,7 +228,10 @@ fn write_graphs(
         let dg = deps::DepGraph::try_build(instrs, &graph, iterations >= 2, &limits)
             .map_err(|e| Failure::analysis(format!("region {}: {e}", region.index)))?;
         let path: Vec<&Instr> = instrs.iter().collect();
-        let map = suaca::analysis::details::address::AddressMap::build(&path);
+        let map = suaca::analysis::details::address::AddressMap::build_in(
+            &path,
+            args.model.options().harness,
+        );
         let mem = suaca::analysis::details::memory::edges(
             &path,
             &map,

@@ -161,6 +161,14 @@ fn reports_validate_against_the_schema() {
         ],
         vec!["--arch", "SNB", "-pf", "-nd", "--loop", "1", &branchy],
         vec!["--arch", "SNB", "-p", "--hex", "4801d84801d8"],
+        vec![
+            "--arch",
+            "SNB",
+            "--harness",
+            "bhive",
+            "--hex",
+            "4801d84801d8",
+        ],
     ];
     let adc = program("adc8");
     let gcc = testdata("text/gcc_O2_g.s").to_str().unwrap().to_string();

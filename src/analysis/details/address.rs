@@ -26,6 +26,7 @@ use iced_x86::{Mnemonic, OpKind, Register};
 
 use crate::ir::{AccessKind, Idiom, Instr, Loc, MemOperand};
 
+use super::harness::{plain_load, Harness};
 use super::is_stack_op;
 
 /// A value the analysis cannot express in terms of others.
@@ -134,6 +135,20 @@ pub struct AddressMap {
     strides: BTreeMap<Register, i64>,
     /// Registers the body writes, with how often.
     writes: BTreeMap<Register, u32>,
+    /// `steady[pos][k]`: the address of memory operand `k` of `pos` as a number in the
+    /// steady state, where a [`Harness`] gives the starting values (empty without one).
+    steady: Vec<Vec<Option<Steady>>>,
+    /// The harness `steady` comes from.
+    harness: Option<Harness>,
+}
+
+/// An address in the steady state of a harness: `at + i·step` in iteration `i`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Steady {
+    /// The address in iteration 0 (extrapolated back from the steady state).
+    pub at: i64,
+    /// Bytes it moves per iteration.
+    pub step: i64,
 }
 
 /// Iterations looked at for a dependency through memory: beyond this a store→load chain
@@ -239,6 +254,12 @@ fn transfer(state: &State, instr: &Instr, mem: &[Address], dst: Register) -> Opt
 impl AddressMap {
     /// Follows the registers through `path` (instructions in execution order).
     pub fn build(path: &[&Instr]) -> AddressMap {
+        AddressMap::build_in(path, None)
+    }
+
+    /// [`AddressMap::build`], with the addresses also as numbers where `harness` gives the
+    /// registers' starting values.
+    pub fn build_in(path: &[&Instr], harness: Option<Harness>) -> AddressMap {
         let mut state = State {
             values: BTreeMap::new(),
             versions: BTreeMap::new(),
@@ -290,11 +311,34 @@ impl AddressMap {
                 strides.insert(r, v.constant);
             }
         }
-        AddressMap {
+        let mut map = AddressMap {
             addrs,
             strides,
             writes: state.versions,
+            steady: Vec::new(),
+            harness,
+        };
+        if let Some(h) = harness {
+            let eval = Evaluator {
+                map: &map,
+                path,
+                finals: &state.values,
+                harness: h,
+            };
+            map.steady = (0..path.len())
+                .map(|pos| {
+                    (0..map.addrs[pos].len())
+                        .map(|k| eval.lin(&map.addrs[pos][k].value, EVAL_DEPTH))
+                        .collect()
+                })
+                .collect();
         }
+        map
+    }
+
+    /// The steady-state number of memory operand `k` of `pos`, with a harness.
+    pub fn steady(&self, pos: usize, k: usize) -> Option<Steady> {
+        *self.steady.get(pos)?.get(k)?
     }
 
     /// The address of memory operand `k` of position `pos`.
@@ -354,6 +398,44 @@ impl AddressMap {
         })
     }
 
+    /// [`AddressMap::relate`] by the harness' numbers, `None` when either address has none.
+    /// Accesses that move at different steps meet at most once, in the start-up: disjoint
+    /// in the steady state. Where the harness maps every page to one, addresses a whole
+    /// number of pages apart are one location.
+    pub fn relate_steady(
+        &self,
+        (p, sk, store_size): (usize, usize, u32),
+        (j, lk, load_size): (usize, usize, u32),
+        max_distance: u32,
+    ) -> Option<Relation> {
+        let (s, l) = (self.steady(p, sk)?, self.steady(j, lk)?);
+        let page = self.harness.and_then(Harness::one_page);
+        if s.step != l.step {
+            return Some(Relation::Disjoint);
+        }
+        let first = u32::from(p >= j);
+        for k in first..=max_distance {
+            let mut delta =
+                l.at.wrapping_add(l.step.wrapping_mul(i64::from(k)))
+                    .wrapping_sub(s.at);
+            if let Some(page) = page {
+                // The nearest of the addresses one physical location stands for.
+                delta = (delta + page / 2).rem_euclid(page) - page / 2;
+            }
+            if overlaps(delta, store_size, load_size) {
+                return Some(Relation::Overlap { distance: k, delta });
+            }
+            // Moving away for good (with pages folded, a moving access comes round again).
+            if l.step == 0
+                || (page.is_none() && l.step > 0 && delta >= i64::from(store_size))
+                || (page.is_none() && l.step < 0 && delta + i64::from(load_size) <= 0)
+            {
+                break;
+            }
+        }
+        Some(Relation::Disjoint)
+    }
+
     /// How the bytes the store `(p, sk)` writes relate to the bytes the load `(j, lk)`
     /// reads: the nearest distance at which they overlap (distance 0 only when `p < j`;
     /// none beyond `max_distance`).
@@ -409,6 +491,69 @@ impl AddressMap {
             }
         }
         Relation::Disjoint
+    }
+}
+
+/// How deep [`Evaluator`] follows registers through earlier iterations and loads.
+const EVAL_DEPTH: u32 = 3;
+
+/// Evaluates address forms with a harness' starting values.
+struct Evaluator<'a> {
+    map: &'a AddressMap,
+    path: &'a [&'a Instr],
+    finals: &'a BTreeMap<Register, Lin>,
+    harness: Harness,
+}
+
+impl Evaluator<'_> {
+    fn lin(&self, v: &Lin, depth: u32) -> Option<Steady> {
+        let mut out = Steady {
+            at: v.constant,
+            step: 0,
+        };
+        for &(o, c) in &v.terms {
+            let s = match o {
+                Origin::Entry(r) => self.entry(r, depth)?,
+                Origin::Def(p) => self.def(p as usize, depth)?,
+            };
+            out.at = out.at.wrapping_add(c.wrapping_mul(s.at));
+            out.step = out.step.wrapping_add(c.wrapping_mul(s.step));
+        }
+        Some(out)
+    }
+
+    /// A register's value when an iteration starts: its starting value moved by its stride,
+    /// or, for one the body sets anew, its value at the end of the iteration before.
+    fn entry(&self, r: Register, depth: u32) -> Option<Steady> {
+        let start = self.harness.initial(r)?;
+        if let Some(step) = self.map.stride(r) {
+            return Some(Steady { at: start, step });
+        }
+        let last = self.lin(self.finals.get(&r)?, depth.checked_sub(1)?)?;
+        Some(Steady {
+            at: last.at.wrapping_sub(last.step),
+            step: last.step,
+        })
+    }
+
+    /// The value a plain load at `pos` gives: the harness' constant from an 8-byte-aligned
+    /// quadword that stays put, the constant's upper half (0) from its second dword.
+    fn def(&self, pos: usize, depth: u32) -> Option<Steady> {
+        let instr = self.path.get(pos)?;
+        if !plain_load(instr) {
+            return None;
+        }
+        let k = instr.mem.iter().position(|m| m.read && !m.agen)?;
+        let a = self.lin(&self.map.addrs[pos][k].value, depth.checked_sub(1)?)?;
+        if a.step.rem_euclid(8) != 0 {
+            return None;
+        }
+        let at = match (a.at.rem_euclid(8), instr.mem[k].size) {
+            (0, 4 | 8) => self.harness.loaded(),
+            (4, 4) => 0,
+            _ => return None,
+        };
+        Some(Steady { at, step: 0 })
     }
 }
 

@@ -3,7 +3,7 @@
 
 use iced_x86::code_asm::*;
 
-use super::address::{AddressMap, Relation};
+use super::address::{AddressMap, Relation, Steady};
 use super::memory::{edges, MemEdge, UnknownPolicy};
 use crate::decode::decode_bytes;
 use crate::ir::Instr;
@@ -193,4 +193,78 @@ fn strides_and_relations_of_the_map() {
             delta: 0
         }
     );
+}
+
+/// [`deps`] with BHive's harness values.
+fn bhive_pairs(instrs: &[Instr]) -> Vec<(usize, usize, u32, i64)> {
+    let path: Vec<&Instr> = instrs.iter().collect();
+    let map = AddressMap::build_in(&path, Some(super::harness::Harness::Bhive));
+    edges(&path, &map, true, UnknownPolicy::SameName)
+        .iter()
+        .map(|e| (e.store, e.load, e.distance, e.delta))
+        .collect()
+}
+
+#[test]
+fn bhive_registers_hold_one_value() {
+    // BHive's skl_000461: mov edx, [rbx+16]; cmp edx, 64; mov [rax+16], edx. rax = rbx
+    // there, so the next copy's load reads this copy's store.
+    let p = code(|a| {
+        a.mov(edx, dword_ptr(rbx + 16))?;
+        a.cmp(edx, 64)?;
+        a.mov(dword_ptr(rax + 16), edx)
+    });
+    assert_eq!(bhive_pairs(&p), vec![(2, 0, 1, 0)]);
+    assert!(pairs(&p, true).is_empty(), "the names differ");
+}
+
+#[test]
+fn a_pointer_loaded_from_the_bhive_page_is_its_value() {
+    // mov rcx, [rdi]; mov [rcx+8], eax; mov edx, [rsi+8]: the page holds 0x2324000 in
+    // every quadword, so rcx = rsi and the load reads the store of the same copy.
+    let p = code(|a| {
+        a.mov(rcx, qword_ptr(rdi))?;
+        a.mov(dword_ptr(rcx + 8), eax)?;
+        a.mov(edx, dword_ptr(rsi + 8))
+    });
+    assert_eq!(bhive_pairs(&p), vec![(1, 2, 0, 0)]);
+    // The upper half of that quadword is 0: [rcx+8] is address 8.
+    let q = code(|a| {
+        a.mov(ecx, dword_ptr(rdi + 4))?;
+        a.mov(dword_ptr(rcx + 8), eax)
+    });
+    let path: Vec<&Instr> = q.iter().collect();
+    let map = AddressMap::build_in(&path, Some(super::harness::Harness::Bhive));
+    assert_eq!(map.steady(1, 0), Some(Steady { at: 8, step: 0 }));
+    assert_eq!(
+        map.steady(0, 0),
+        Some(Steady {
+            at: 0x2324004,
+            step: 0
+        })
+    );
+}
+
+#[test]
+fn bhive_pages_are_one_page() {
+    // Every page maps to one physical page: [rbx+4096] is the location [rax] names.
+    let p = code(|a| {
+        a.mov(dword_ptr(rax), ecx)?;
+        a.mov(edx, dword_ptr(rbx + 0x1000))
+    });
+    assert_eq!(bhive_pairs(&p), vec![(0, 1, 0, 0)]);
+    // A store that moves 8 bytes a copy passes a fixed load once, in the start-up: no
+    // dependency in the steady state.
+    let q = code(|a| {
+        a.mov(dword_ptr(rax), ecx)?;
+        a.add(rax, 8)?;
+        a.mov(edx, dword_ptr(rbx))
+    });
+    assert!(bhive_pairs(&q).is_empty());
+    // rsp and rbp sit in the middle of the page, 16 bytes apart.
+    let r = code(|a| {
+        a.mov(qword_ptr(rsp - 16), rcx)?;
+        a.mov(rdx, qword_ptr(rbp))
+    });
+    assert_eq!(bhive_pairs(&r), vec![(0, 1, 0, 0)]);
 }

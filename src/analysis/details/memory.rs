@@ -234,9 +234,14 @@ pub fn edges(
     // constant), and by name for the fallback.
     let mut by_terms: HashMap<Vec<(Origin, i64)>, Bucket> = HashMap::new();
     let mut by_name: HashMap<Key, Bucket> = HashMap::new();
+    // Stores whose address the harness gives as a number.
+    let mut numbered: Bucket = Vec::new();
     for (p, instr) in path.iter().enumerate() {
         for (k, m) in instr.mem.iter().enumerate() {
             if m.write && !m.agen {
+                if map.steady(p, k).is_some() {
+                    numbered.push((p, k));
+                }
                 if let Some(a) = map.address(p, k) {
                     by_terms
                         .entry(a.value.terms().to_vec())
@@ -263,8 +268,34 @@ pub fn edges(
                     best = Some(e);
                 }
             };
+            // Where the harness gives both addresses as numbers, the numbers decide.
+            let load_numbered = map.steady(j, lk).is_some();
+            let both_numbered = |p: usize, sk: usize| load_numbered && map.steady(p, sk).is_some();
+            if load_numbered {
+                for (p, sk) in nearest(&numbered, j) {
+                    let w = &path[p].mem[sk];
+                    if let Some(Relation::Overlap { distance, delta }) =
+                        map.relate_steady((p, sk, w.size), (j, lk, m.size), max_distance)
+                    {
+                        consider(MemEdge {
+                            store: p,
+                            store_mem: sk,
+                            load: j,
+                            load_mem: lk,
+                            distance,
+                            delta,
+                            proven: true,
+                            partial: delta < 0 || delta + i64::from(m.size) > i64::from(w.size),
+                            same_registers: same_registers(map, (p, sk, w), (j, lk, m), distance),
+                        });
+                    }
+                }
+            }
             if let Some(list) = by_terms.get(la.value.terms()) {
                 for (p, sk) in nearest(list, j) {
+                    if both_numbered(p, sk) {
+                        continue;
+                    }
                     let w = &path[p].mem[sk];
                     if let Relation::Overlap { distance, delta } =
                         map.relate((p, sk, w.size), (j, lk, m.size), max_distance)
@@ -286,6 +317,9 @@ pub fn edges(
             if policy == UnknownPolicy::SameName {
                 if let Some(list) = by_name.get(&Key::of(m)) {
                     for (p, sk) in nearest(list, j) {
+                        if both_numbered(p, sk) {
+                            continue;
+                        }
                         let w = &path[p].mem[sk];
                         let distance = u32::from(p >= j);
                         if distance > max_distance || w.size < m.size {
@@ -471,7 +505,7 @@ pub struct GraphEdge {
 /// The memory dependencies of the lines `path` (in order), for the dependency graph.
 pub fn graph_edges(cx: &Context, path: &[usize], descs: &[Option<InstrDesc>]) -> Vec<GraphEdge> {
     let instrs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-    let map = AddressMap::build(&instrs);
+    let map = AddressMap::build_in(&instrs, cx.model.harness);
     edges(&instrs, &map, cx.looped, policy(cx.loop_mode))
         .into_iter()
         .map(|e| GraphEdge {

@@ -13,6 +13,7 @@ mod address_tests;
 pub mod elimination;
 pub mod frontend;
 pub mod fusion;
+pub mod harness;
 pub mod issue_ports;
 pub mod memory;
 pub mod pointer_chase;
@@ -92,6 +93,9 @@ pub struct ModelOptions {
     /// Serializing and delaying instructions (`pause`, fences, `cpuid`, `rdtsc`) run one
     /// at a time, each for its measured throughput (`--no-serializing`).
     pub serializing: bool,
+    /// The measurement harness whose starting register and memory values decide which
+    /// addresses are equal (`--harness`); `None`: only what the code itself shows.
+    pub harness: Option<harness::Harness>,
 }
 
 impl ModelOptions {
@@ -118,6 +122,7 @@ impl ModelOptions {
         whole_dispatch: true,
         port_cycles: true,
         serializing: true,
+        harness: None,
     };
 
     /// SUACA's model (thesis ch. 3), every detail off (`--model suaca`).
@@ -143,6 +148,7 @@ impl ModelOptions {
         whole_dispatch: false,
         port_cycles: false,
         serializing: false,
+        harness: None,
     };
 
     /// Names of the details that are off, for reports (`no-macro-fusion` ...).
@@ -206,6 +212,9 @@ impl ModelOptions {
         }
         if !self.serializing {
             out.push("no-serializing");
+        }
+        if let Some(h) = self.harness {
+            out.push(h.flag());
         }
         out
     }
