@@ -414,26 +414,15 @@ impl AddressMap {
             return Some(Relation::Disjoint);
         }
         let first = u32::from(p >= j);
-        for k in first..=max_distance {
-            let mut delta =
-                l.at.wrapping_add(l.step.wrapping_mul(i64::from(k)))
-                    .wrapping_sub(s.at);
-            if let Some(page) = page {
-                // The nearest of the addresses one physical location stands for.
-                delta = (delta + page / 2).rem_euclid(page) - page / 2;
-            }
-            if overlaps(delta, store_size, load_size) {
-                return Some(Relation::Overlap { distance: k, delta });
-            }
-            // Moving away for good (with pages folded, a moving access comes round again).
-            if l.step == 0
-                || (page.is_none() && l.step > 0 && delta >= i64::from(store_size))
-                || (page.is_none() && l.step < 0 && delta + i64::from(load_size) <= 0)
-            {
-                break;
-            }
-        }
-        Some(Relation::Disjoint)
+        let at_first =
+            l.at.wrapping_add(l.step.wrapping_mul(i64::from(first)))
+                .wrapping_sub(s.at);
+        Some(scan(
+            (at_first, l.step),
+            (first, max_distance),
+            (store_size, load_size),
+            page,
+        ))
     }
 
     /// How the bytes the store `(p, sk)` writes relate to the bytes the load `(j, lk)`
@@ -477,21 +466,43 @@ impl AddressMap {
         } else {
             0
         };
-        for k in first..=max_distance {
-            let delta = delta0.wrapping_add(step.wrapping_mul(i64::from(k - first)));
-            if overlaps(delta, store_size, load_size) {
-                return Relation::Overlap { distance: k, delta };
-            }
-            // Moving away for good: no later k can overlap.
-            if step == 0
-                || (step > 0 && delta >= i64::from(store_size))
-                || (step < 0 && delta + i64::from(load_size) <= 0)
-            {
-                break;
-            }
-        }
-        Relation::Disjoint
+        scan(
+            (delta0, step),
+            (first, max_distance),
+            (store_size, load_size),
+            None,
+        )
     }
+}
+
+/// The nearest distance in `first..=max_distance` at which a load whose address minus the
+/// store's is `delta0 + (k − first)·step` overlaps the store's bytes; with `page`, addresses
+/// a whole number of pages apart are one location.
+fn scan(
+    (delta0, step): (i64, i64),
+    (first, max_distance): (u32, u32),
+    (store_size, load_size): (u32, u32),
+    page: Option<i64>,
+) -> Relation {
+    for k in first..=max_distance {
+        let mut delta = delta0.wrapping_add(step.wrapping_mul(i64::from(k - first)));
+        if let Some(page) = page {
+            // The nearest of the addresses one physical location stands for.
+            delta = (delta + page / 2).rem_euclid(page) - page / 2;
+        }
+        if overlaps(delta, store_size, load_size) {
+            return Relation::Overlap { distance: k, delta };
+        }
+        // Moving away for good: no later k can overlap (with pages folded, a moving access
+        // comes round again).
+        if step == 0
+            || (page.is_none() && step > 0 && delta >= i64::from(store_size))
+            || (page.is_none() && step < 0 && delta + i64::from(load_size) <= 0)
+        {
+            break;
+        }
+    }
+    Relation::Disjoint
 }
 
 /// How deep [`Evaluator`] follows registers through earlier iterations and loads.

@@ -268,6 +268,21 @@ pub fn edges(
                     best = Some(e);
                 }
             };
+            // An edge whose addresses are known to overlap.
+            let proven = |p: usize, sk: usize, distance: u32, delta: i64| {
+                let w = &path[p].mem[sk];
+                MemEdge {
+                    store: p,
+                    store_mem: sk,
+                    load: j,
+                    load_mem: lk,
+                    distance,
+                    delta,
+                    proven: true,
+                    partial: delta < 0 || delta + i64::from(m.size) > i64::from(w.size),
+                    same_registers: same_registers(map, (p, sk, w), (j, lk, m), distance),
+                }
+            };
             // Where the harness gives both addresses as numbers, the numbers decide.
             let load_numbered = map.steady(j, lk).is_some();
             let both_numbered = |p: usize, sk: usize| load_numbered && map.steady(p, sk).is_some();
@@ -277,17 +292,7 @@ pub fn edges(
                     if let Some(Relation::Overlap { distance, delta }) =
                         map.relate_steady((p, sk, w.size), (j, lk, m.size), max_distance)
                     {
-                        consider(MemEdge {
-                            store: p,
-                            store_mem: sk,
-                            load: j,
-                            load_mem: lk,
-                            distance,
-                            delta,
-                            proven: true,
-                            partial: delta < 0 || delta + i64::from(m.size) > i64::from(w.size),
-                            same_registers: same_registers(map, (p, sk, w), (j, lk, m), distance),
-                        });
+                        consider(proven(p, sk, distance, delta));
                     }
                 }
             }
@@ -300,17 +305,7 @@ pub fn edges(
                     if let Relation::Overlap { distance, delta } =
                         map.relate((p, sk, w.size), (j, lk, m.size), max_distance)
                     {
-                        consider(MemEdge {
-                            store: p,
-                            store_mem: sk,
-                            load: j,
-                            load_mem: lk,
-                            distance,
-                            delta,
-                            proven: true,
-                            partial: delta < 0 || delta + i64::from(m.size) > i64::from(w.size),
-                            same_registers: same_registers(map, (p, sk, w), (j, lk, m), distance),
-                        });
+                        consider(proven(p, sk, distance, delta));
                     }
                 }
             }
