@@ -4,6 +4,7 @@
 use iced_x86::code_asm::*;
 
 use super::address::{AddressMap, Relation, Steady};
+use super::harness::Harness;
 use super::memory::{edges, MemEdge, UnknownPolicy};
 use crate::decode::decode_bytes;
 use crate::ir::Instr;
@@ -16,13 +17,32 @@ fn code(f: impl FnOnce(&mut CodeAssembler) -> Result<(), IcedError>) -> Vec<Inst
 }
 
 fn deps(instrs: &[Instr], looped: bool, policy: UnknownPolicy) -> Vec<MemEdge> {
+    deps_in(instrs, looped, policy, None)
+}
+
+/// [`deps`] with a harness's values.
+fn deps_in(
+    instrs: &[Instr],
+    looped: bool,
+    policy: UnknownPolicy,
+    harness: Option<Harness>,
+) -> Vec<MemEdge> {
     let path: Vec<&Instr> = instrs.iter().collect();
-    edges(&path, &AddressMap::build(&path), looped, policy)
+    edges(&path, &AddressMap::build_in(&path, harness), looped, policy)
 }
 
 /// (store line, load line, distance, delta) of every edge.
 fn pairs(instrs: &[Instr], looped: bool) -> Vec<(usize, usize, u32, i64)> {
-    deps(instrs, looped, UnknownPolicy::SameName)
+    pairs_in(instrs, looped, None)
+}
+
+/// [`pairs`] with a harness's values.
+fn pairs_in(
+    instrs: &[Instr],
+    looped: bool,
+    harness: Option<Harness>,
+) -> Vec<(usize, usize, u32, i64)> {
+    deps_in(instrs, looped, UnknownPolicy::SameName, harness)
         .iter()
         .map(|e| (e.store, e.load, e.distance, e.delta))
         .collect()
@@ -195,14 +215,9 @@ fn strides_and_relations_of_the_map() {
     );
 }
 
-/// [`deps`] with BHive's harness values.
+/// [`pairs`] of unrolled copies under BHive's harness.
 fn bhive_pairs(instrs: &[Instr]) -> Vec<(usize, usize, u32, i64)> {
-    let path: Vec<&Instr> = instrs.iter().collect();
-    let map = AddressMap::build_in(&path, Some(super::harness::Harness::Bhive));
-    edges(&path, &map, true, UnknownPolicy::SameName)
-        .iter()
-        .map(|e| (e.store, e.load, e.distance, e.delta))
-        .collect()
+    pairs_in(instrs, true, Some(Harness::Bhive))
 }
 
 #[test]
@@ -234,7 +249,7 @@ fn a_pointer_loaded_from_the_bhive_page_is_its_value() {
         a.mov(dword_ptr(rcx + 8), eax)
     });
     let path: Vec<&Instr> = q.iter().collect();
-    let map = AddressMap::build_in(&path, Some(super::harness::Harness::Bhive));
+    let map = AddressMap::build_in(&path, Some(Harness::Bhive));
     assert_eq!(map.steady(1, 0), Some(Steady { at: 8, step: 0 }));
     assert_eq!(
         map.steady(0, 0),
