@@ -55,12 +55,13 @@ impl Measured {
         }
     }
 
-    /// Our own measurements with `suaca profile` (rows without an arch are `arch`).
+    /// Our own measurements of unrolled blocks with `suaca profile` (rows without an arch
+    /// are `arch`), with its harness.
     pub fn own(path: PathBuf, arch: &str) -> Measured {
         Measured {
             path,
             arch: arch.into(),
-            harness: None,
+            harness: Some(Harness::Profile),
         }
     }
 }

@@ -15,7 +15,7 @@ pub fn steps() -> Vec<(&'static str, ModelOptions, bool)> {
         .map(|(n, m)| (n, m, false))
         .collect();
     out.push((
-        "+ BHive's harness values for BHive's blocks (--harness bhive)",
+        "+ the harnesses' values (--harness bhive, profile)",
         ModelOptions::FULL,
         true,
     ));

@@ -92,7 +92,8 @@ pub struct ModelArgs {
     pub no_serializing: bool,
     /// Predict what this measurement harness reads: its starting register and memory
     /// values decide which addresses are one location (`bhive`: every register and every
-    /// loaded pointer 0x2324000, so `[rax+16]` and `[rbx+16]` alias).
+    /// loaded pointer 0x2324000, so `[rax+16]` and `[rbx+16]` alias; `profile`: `suaca
+    /// profile`'s register windows, loaded pointers all one value).
     #[arg(long, value_enum, value_name = "HARNESS")]
     pub harness: Option<Harness>,
 }

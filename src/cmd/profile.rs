@@ -10,6 +10,8 @@
 //! Must not touch: the measurement (`suaca::profile`), the prediction (`suaca::batch`).
 
 use serde::Serialize;
+use suaca::analysis::details::harness::Harness;
+use suaca::analysis::details::ModelOptions;
 use suaca::batch::{self, LoadedModels, PredictOptions};
 use suaca::cli::{Config, ProfileArgs};
 use suaca::ir::{Instr, Region};
@@ -146,9 +148,17 @@ fn predict(
     m: &Measurement,
 ) -> Option<Result<batch::Prediction, String>> {
     let model = models.get(arch).ok()?;
+    // An unrolled block runs with the profiler's register windows (a loop's registers are
+    // placed by its strides: no harness values).
+    let harness = m.looped.is_none().then_some(Harness::Profile);
+    let defaults = PredictOptions::default();
     let opts = PredictOptions {
         copies: m.copies.0 as u32,
-        ..PredictOptions::default()
+        model: ModelOptions {
+            harness,
+            ..defaults.model
+        },
+        ..defaults
     };
     Some(batch::predict_instrs(model, instrs, &opts).map_err(|e| e.to_string()))
 }

@@ -79,11 +79,19 @@ const _: () = assert!(LOOP_ARENA_LEN > 8 << 20);
 
 /// The GPR number's initial value in the kernel.
 pub fn initial_value(block: &RunnableBlock, i: usize) -> u64 {
+    if i != RSP && block.index_only.has(i) {
+        0x40 + 8 * i as u64
+    } else {
+        window_start(i)
+    }
+}
+
+/// Where the GPR number `i` starts when the block uses it as an address (rsp: the middle of
+/// the stack window).
+pub fn window_start(i: usize) -> u64 {
     let i64 = i as u64;
     if i == RSP {
         STACK_WINDOW + 0x800
-    } else if block.index_only.has(i) {
-        0x40 + 8 * i64
     } else {
         // At least 1 KiB from a page boundary (small displacements do not split pages),
         // distinct low 12 bits per register (no false 4K aliasing), and 64-byte aligned, as

@@ -283,3 +283,27 @@ fn bhive_pages_are_one_page() {
     });
     assert_eq!(bhive_pairs(&r), vec![(0, 1, 0, 0)]);
 }
+
+#[test]
+fn the_profilers_windows_keep_registers_apart_and_loaded_pointers_together() {
+    // suaca profile's buffer holds one pointer in every quadword: rcx = rdx below, so
+    // [rdx+8] reads what [rcx+8] stored; the names alone do not say so.
+    let p = code(|a| {
+        a.mov(rcx, qword_ptr(rdi))?;
+        a.mov(dword_ptr(rcx + 8), eax)?;
+        a.mov(rdx, qword_ptr(rsi))?;
+        a.mov(ebx, dword_ptr(rdx + 8))
+    });
+    assert_eq!(
+        pairs_in(&p, true, Some(Harness::Profile)),
+        vec![(1, 3, 0, 0)]
+    );
+    assert!(pairs(&p, true).is_empty());
+    // Each register has a window of its own (BHive's one value would alias these).
+    let q = code(|a| {
+        a.mov(dword_ptr(rax + 16), ecx)?;
+        a.mov(edx, dword_ptr(rbx + 16))
+    });
+    assert!(pairs_in(&q, true, Some(Harness::Profile)).is_empty());
+    assert_eq!(bhive_pairs(&q), vec![(0, 1, 0, 0)]);
+}

@@ -9,6 +9,8 @@
 //! apart. With a [`Harness`], [`super::address::AddressMap`] evaluates each address as a
 //! number in the steady state (docs/model.md, "Memory dependencies"). BHive also maps every
 //! page the block touches to one physical page, so addresses a page apart are one location.
+//! Our own profiler (`suaca profile`) is a harness too: there two loaded pointers are one
+//! value, and a register's window is nobody else's.
 
 use iced_x86::{Mnemonic, OpKind, Register};
 
@@ -20,6 +22,11 @@ pub enum Harness {
     /// BHive's timing harness: every register 0x2324000 (rsp and rbp in the middle of its
     /// page), the page filled with that value.
     Bhive,
+    /// `suaca profile` of an unrolled block: every register in a 64 KiB window of its own,
+    /// line-aligned (`profile::kernel::initial_value`), rsp in the middle of its window, the
+    /// buffer filled with a pointer to the first window's start. Registers the kernel gives
+    /// small values because the block uses them only as an index are taken as windows too.
+    Profile,
 }
 
 /// BHive's `init_value`.
@@ -36,14 +43,19 @@ impl Harness {
             (Harness::Bhive, Register::RSP) => BHIVE_INIT + 0x800,
             (Harness::Bhive, Register::RBP) => BHIVE_INIT + 0x7f0,
             (Harness::Bhive, _) => BHIVE_INIT,
+            (Harness::Profile, _) => {
+                let i = (0..16).find(|&i| crate::profile::block::gpr64(i) == r)?;
+                crate::profile::kernel::window_start(i) as i64
+            }
         })
     }
 
-    /// The value a plain 32- or 64-bit load from the harness' memory gives (the page holds
-    /// the constant in every quadword; the block's own stores are not followed).
+    /// The value a plain 32- or 64-bit load from the harness' memory gives (the memory holds
+    /// it in every quadword; the block's own stores are not followed).
     pub fn loaded(self) -> i64 {
         match self {
             Harness::Bhive => BHIVE_INIT,
+            Harness::Profile => crate::profile::kernel::FILL as i64,
         }
     }
 
@@ -52,6 +64,7 @@ impl Harness {
     pub fn one_page(self) -> Option<i64> {
         match self {
             Harness::Bhive => Some(4096),
+            Harness::Profile => None,
         }
     }
 
@@ -59,6 +72,7 @@ impl Harness {
     pub fn flag(self) -> &'static str {
         match self {
             Harness::Bhive => "harness=bhive",
+            Harness::Profile => "harness=profile",
         }
     }
 }
