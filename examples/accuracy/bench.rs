@@ -202,7 +202,7 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     ];
     let models = batch::load_models(&archs, &sources, &opts.cache);
     let start = Instant::now();
-    // One batch per harness, in the rows' order.
+    // One batch per harness (groups in the order they first appear; rows in file order).
     let mut results = Vec::with_capacity(rows.len());
     let mut rest = rows;
     while !rest.is_empty() {
