@@ -48,6 +48,8 @@ fn model_steps() -> Vec<(&'static str, ModelOptions)> {
     out.push(("+ loop mode: µop cache, JCC erratum, LSD", m));
     m.pointer_chasing = true;
     out.push(("+ fast pointer chasing", m));
+    m.fast_forwarding = true;
+    out.push(("+ forwarded loads a cycle sooner (SKL)", m));
     m.stack_sync = true;
     out.push(("+ stack-sync µops", m));
     m.store_commit = true;

@@ -125,6 +125,7 @@ fn bounds_of(a: &Assembly, deps: &DepGraph, memory: &[GraphEdge]) -> Bounds {
                 load: e.load,
                 distance: e.distance,
                 latency: e.latency?,
+                forwarded: e.forwarded,
             })
         })
         .collect();

@@ -40,7 +40,7 @@ fn names(e: Endpoint, loc: Loc) -> bool {
 /// start plus the register and address latencies, and a memory value arrives through the
 /// memory dependency's own slack ([`super::details::memory`]). Counting it here too would
 /// add a measured store→load round trip (an upper bound) to every register consumer.
-fn produce_latency(desc: &InstrDesc, loc: Loc) -> f64 {
+pub(crate) fn produce_latency(desc: &InstrDesc, loc: Loc) -> f64 {
     let max = |memory: bool| {
         desc.latencies
             .iter()
@@ -264,8 +264,13 @@ pub fn build(
     }
     let sync_ports = cx.arch.ports_with_role(crate::uarch::Role::Alu);
     let mut renamed = vec![false; kept.len()];
-    for m in mem_inputs.iter().filter(|m| m.renamed) {
-        renamed[m.consumer] = true;
+    let mut forwarded = vec![false; kept.len()];
+    for m in &mem_inputs {
+        if m.renamed {
+            renamed[m.consumer] = true;
+        } else if !m.partial {
+            forwarded[m.consumer] = true;
+        }
     }
     let mut instrs: Vec<SimInstr> = kept
         .iter()
@@ -286,14 +291,21 @@ pub fn build(
                     Form::Eliminated => plain_edge_offset(0, desc, edge.loc),
                     Form::Executed(_) => plain_edge_offset(1, desc, edge.loc),
                     Form::Data if renamed[p as usize] => renamed_edge_offset(pdesc, desc, edge.loc),
-                    Form::Data => edge_offset(pdesc, desc, edge.loc).saturating_sub(
-                        match (cx.model.pointer_chasing, instr(producer), instr(line)) {
+                    Form::Data => {
+                        let chase = match (cx.model.pointer_chasing, instr(producer), instr(line)) {
                             (true, Some(p), Some(c)) => {
                                 pointer_chase::saving(cx.arch, p, c, edge.loc)
                             }
                             _ => 0,
-                        },
-                    ),
+                        };
+                        let forward = match instr(producer) {
+                            Some(l) if cx.model.fast_forwarding && forwarded[p as usize] => {
+                                details::memory::forwarded_load_saving(cx.arch, l, pdesc, edge.loc)
+                            }
+                            _ => 0,
+                        };
+                        edge_offset(pdesc, desc, edge.loc).saturating_sub(chase.max(forward))
+                    }
                 };
                 let offset = offset + u32::from(synced[line] && stack_sync::is_rsp(edge.loc));
                 push_input(

@@ -20,6 +20,7 @@ use super::BoundOptions;
 use super::{BoundKind, BoundRow, Chain, MemoryEdge, RowState};
 use crate::analysis::details::elimination::eliminated;
 use crate::analysis::details::is_stack_op;
+use crate::analysis::details::memory::forwarded_load_saving;
 use crate::analysis::details::{pointer_chase, renamer_drops, stack_sync};
 use crate::analysis::program::{edge_offset, plain_edge_offset};
 use crate::db::InstrDesc;
@@ -377,6 +378,14 @@ pub(super) fn row(
     if n > 0 && left_out.len() == instrs.len() {
         return (row(RowState::Unknown, None, ChainFacts::NoData), None);
     }
+    // Loads whose value plain store forwarding brings.
+    let mut forwarded = vec![false; instrs.len()];
+    for m in memory
+        .iter()
+        .filter(|m| m.forwarded && m.load < instrs.len())
+    {
+        forwarded[m.load] = true;
+    }
     // Merge parallel edges (same lines and distance): the heaviest wins, the first loc in
     // the graph's order on ties.
     let mut merged: BTreeMap<(usize, usize, u32), Edge> = BTreeMap::new();
@@ -400,11 +409,20 @@ pub(super) fn row(
         let weight = if eliminated {
             i64::from(plain_edge_offset(0, cd, e.loc))
         } else {
-            let saving = match (opts.pointer_chasing, instrs.get(from), instrs.get(to)) {
+            let chase = match (opts.pointer_chasing, instrs.get(from), instrs.get(to)) {
                 (true, Some(p), Some(c)) => pointer_chase::saving(arch, p, c, e.loc),
                 _ => 0,
             };
-            i64::from(edge_offset(pd, cd, e.loc).saturating_sub(saving))
+            // As the simulation: a load store forwarding serves may give its value sooner.
+            let forward = match instrs.get(from) {
+                Some(l)
+                    if opts.fast_forwarding && forwarded.get(from).copied().unwrap_or(false) =>
+                {
+                    forwarded_load_saving(arch, l, pd, e.loc)
+                }
+                _ => 0,
+            };
+            i64::from(edge_offset(pd, cd, e.loc).saturating_sub(chase.max(forward)))
         };
         let cand = Edge {
             from,

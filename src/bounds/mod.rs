@@ -207,6 +207,8 @@ pub struct MemoryEdge {
     pub distance: u32,
     /// Cycles from the store's start to the load's.
     pub latency: u32,
+    /// The value comes by plain store forwarding (not renamed, not partial).
+    pub forwarded: bool,
 }
 
 /// Relative distance within which a bound explains a simulated figure.
@@ -257,6 +259,8 @@ pub struct BoundOptions {
     pub move_elim: bool,
     /// See `stack_engine`: a pointer walk's load is a cycle faster where the arch says so.
     pub pointer_chasing: bool,
+    /// See `stack_engine`: a load store forwarding serves may give its value sooner.
+    pub fast_forwarding: bool,
     /// See `stack_engine`: an explicit rsp reader after push/pop waits for a sync µop.
     pub stack_sync: bool,
     /// The stores row counts commit cycles by cache line where the arch commits so
@@ -283,6 +287,7 @@ impl BoundOptions {
             stack_engine: model.stack_engine,
             move_elim: model.move_elim,
             pointer_chasing: model.pointer_chasing,
+            fast_forwarding: model.fast_forwarding,
             stack_sync: model.stack_engine && model.stack_sync,
             store_commit: model.data_paths && model.store_commit,
             free_nops: model.free_nops,
@@ -303,6 +308,7 @@ impl Default for BoundOptions {
             stack_engine: false,
             move_elim: false,
             pointer_chasing: false,
+            fast_forwarding: false,
             stack_sync: false,
             store_commit: false,
             free_nops: false,

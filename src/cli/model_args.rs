@@ -60,6 +60,10 @@ pub struct ModelArgs {
     /// Sandy Bridge to Cascade Lake).
     #[arg(long)]
     pub no_fast_pointer_chasing: bool,
+    /// A load store forwarding serves takes the data's load latency (Skylake's forwarded
+    /// loads give their value a cycle sooner).
+    #[arg(long)]
+    pub no_fast_forwarding: bool,
     /// No stack-synchronization µops (an explicit rsp reader after push/pop/call/ret).
     #[arg(long)]
     pub no_stack_sync: bool,
@@ -119,6 +123,7 @@ impl ModelArgs {
             stack_engine: base.stack_engine,
             data_paths: base.data_paths,
             pointer_chasing: base.pointer_chasing && !self.no_fast_pointer_chasing,
+            fast_forwarding: base.fast_forwarding && !self.no_fast_forwarding,
             stack_sync: base.stack_sync && !self.no_stack_sync,
             store_commit: base.store_commit && !self.no_store_commit,
             free_nops: base.free_nops && !self.no_free_nops,
@@ -216,6 +221,13 @@ mod tests {
                 ..d()
             }),
             ["no-fast-pointer-chasing"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_fast_forwarding: true,
+                ..d()
+            }),
+            ["no-fast-forwarding"]
         );
         assert_eq!(
             one(ModelArgs {

@@ -230,6 +230,9 @@ pub struct Memory {
     /// its bytes has the value by store forwarding, where the data's memory-to-memory
     /// latency is lower (a floor; absent: the data alone).
     pub rmw_round_trip: Option<u32>,
+    /// Cycles from a plain load's start to its value when store forwarding serves it, where
+    /// that is sooner than the data's load latency (absent: the data's latency).
+    pub forwarded_load_latency: Option<u32>,
     /// Cycles between loads that store forwarding cannot serve (a load reading bytes of an
     /// in-flight store and others): each waits for its store to commit (absent: no penalty
     /// beyond the dependency).

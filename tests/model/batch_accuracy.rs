@@ -77,7 +77,8 @@ fn benchmark_runs_on_bhive_dev_slice() {
 /// 7.57% / 0.926; 7.60% / 0.925 with readers of a synced rsp; 7.38% / 0.928 with serializing
 /// instructions one at a time; SKL 7.04% / 0.933, HSW 5.86% / 0.934, IVB 6.42% / 0.920 with
 /// failed store forwarding waiting for the commit; SKL 6.76% / 0.938, HSW 5.36% / 0.938, IVB
-/// 5.86% / 0.926 with BHive's harness values). SUACA's model stays far behind, as the thesis' model does not know the
+/// 5.86% / 0.926 with BHive's harness values; SKL 6.38% / 0.941, HSW 5.13% / 0.938, IVB
+/// 5.73% / 0.925 with pointer chasing through rax..rdx and Skylake's forwarded loads). SUACA's model stays far behind, as the thesis' model does not know the
 /// stack engine (77% MAPE).
 #[test]
 fn full_model_accuracy_on_bhive_dev() {

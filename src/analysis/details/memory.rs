@@ -22,10 +22,11 @@ use std::collections::HashMap;
 use iced_x86::Register;
 
 use super::address::{AddressMap, Origin, Relation, MAX_DISTANCE};
-use crate::analysis::program::{lead, longest_input_latency};
+use crate::analysis::program::{lead, longest_input_latency, produce_latency};
 use crate::db::{Endpoint, InstrDesc, LatVia};
-use crate::ir::{Instr, MemOperand};
+use crate::ir::{Instr, Loc, MemOperand};
 use crate::sim::SimInput;
+use crate::uarch::MicroArch;
 
 use super::Context;
 
@@ -480,6 +481,25 @@ pub fn inputs(
     out
 }
 
+/// Cycles sooner than the data says that the plain load `load` (`mov`, `movzx`, `movsx`,
+/// `movsxd` from memory) gives its value `loc` when store forwarding serves it
+/// (`memory.forwarded_load_latency`; Skylake: 4 against the data's 5, docs/model.md
+/// "Latency"); 0 elsewhere.
+pub fn forwarded_load_saving(arch: &MicroArch, load: &Instr, desc: &InstrDesc, loc: Loc) -> u32 {
+    use iced_x86::Mnemonic;
+    let Some(f) = arch.memory.forwarded_load_latency else {
+        return 0;
+    };
+    let plain = matches!(
+        load.iced.mnemonic(),
+        Mnemonic::Mov | Mnemonic::Movzx | Mnemonic::Movsx | Mnemonic::Movsxd
+    ) && load.mem.iter().any(|m| m.read && !m.write && !m.agen);
+    if !plain {
+        return 0;
+    }
+    (produce_latency(desc, loc).ceil() as u32).saturating_sub(f)
+}
+
 /// A memory dependency as the graphs show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GraphEdge {
@@ -495,6 +515,8 @@ pub struct GraphEdge {
     pub address: MemOperand,
     /// Simulated latency offset; `None` when a line has no data.
     pub latency: Option<u32>,
+    /// The load's value comes by plain store forwarding: neither renamed nor partial.
+    pub forwarded: bool,
 }
 
 /// The memory dependencies of the lines `path` (in order), for the dependency graph.
@@ -503,13 +525,17 @@ pub fn graph_edges(cx: &Context, path: &[usize], descs: &[Option<InstrDesc>]) ->
     let map = AddressMap::build_in(&instrs, cx.model.harness);
     edges(&instrs, &map, cx.looped, policy(cx.loop_mode))
         .into_iter()
-        .map(|e| GraphEdge {
-            store: path[e.store],
-            load: path[e.load],
-            distance: e.distance,
-            address: cx.instrs[path[e.load]].mem[e.load_mem].clone(),
-            latency: timing(cx, path, &e, descs).map(|(o, _)| o),
-            edge: e,
+        .map(|e| {
+            let timed = timing(cx, path, &e, descs);
+            GraphEdge {
+                store: path[e.store],
+                load: path[e.load],
+                distance: e.distance,
+                address: cx.instrs[path[e.load]].mem[e.load_mem].clone(),
+                latency: timed.map(|(o, _)| o),
+                forwarded: timed.is_some_and(|(_, renamed)| !renamed) && !e.partial,
+                edge: e,
+            }
         })
         .collect()
 }

@@ -67,6 +67,9 @@ pub struct ModelOptions {
     /// A pointer walk's load is a cycle faster where the arch has the fast path
     /// (`memory.fast_pointer_chasing`; `--no-fast-pointer-chasing`).
     pub pointer_chasing: bool,
+    /// A plain load store forwarding serves gives its value sooner where the arch says so
+    /// (`memory.forwarded_load_latency`; `--no-fast-forwarding`).
+    pub fast_forwarding: bool,
     /// An explicit rsp reader after push/pop/call/ret gets a stack-sync µop
     /// (`--no-stack-sync`; only with the stack engine).
     pub stack_sync: bool,
@@ -114,6 +117,7 @@ impl ModelOptions {
         stack_engine: true,
         data_paths: true,
         pointer_chasing: true,
+        fast_forwarding: true,
         stack_sync: true,
         store_commit: true,
         free_nops: true,
@@ -140,6 +144,7 @@ impl ModelOptions {
         stack_engine: false,
         data_paths: false,
         pointer_chasing: false,
+        fast_forwarding: false,
         stack_sync: false,
         store_commit: false,
         free_nops: false,
@@ -188,6 +193,9 @@ impl ModelOptions {
         }
         if !self.pointer_chasing {
             out.push("no-fast-pointer-chasing");
+        }
+        if !self.fast_forwarding {
+            out.push("no-fast-forwarding");
         }
         if !self.stack_sync {
             out.push("no-stack-sync");
