@@ -15,6 +15,7 @@
 //!   --limit N         first N blocks per arch only
 //!   --steps           accuracy of each pipeline detail added in turn (issue #7), no llvm-mca
 //!   --average-frontend  the front end as average rates, not the legacy decode unit (issue #15)
+//!   --no-harness      predict without the measuring harness's values (`--harness`)
 //!   --worst N         list the N blocks with the largest suaca error (default 15)
 //!   --emit-speed-inputs DIR [--repeat K]
 //!                     write DIR/blocks.txt (hex per line) and DIR/blocks.s (llvm-mca regions)
@@ -60,6 +61,7 @@ struct Args {
     repeat: usize,
     steps: bool,
     average_frontend: bool,
+    no_harness: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -77,6 +79,7 @@ fn parse_args() -> Result<Args, String> {
         repeat: 1,
         steps: false,
         average_frontend: false,
+        no_harness: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -98,6 +101,7 @@ fn parse_args() -> Result<Args, String> {
             "--repeat" => a.repeat = number(value()?)?.max(1),
             "--steps" => a.steps = true,
             "--average-frontend" => a.average_frontend = true,
+            "--no-harness" => a.no_harness = true,
             _ => {
                 return Err(format!(
                     "unknown option `{flag}` (see the doc comment of examples/accuracy/main.rs)"
@@ -139,7 +143,7 @@ fn real_main() -> Result<(), String> {
             frontend_unit: !args.average_frontend,
             ..suaca::analysis::details::ModelOptions::FULL
         },
-        harnesses: true,
+        harnesses: !args.no_harness,
     };
     if args.steps {
         return steps::print(&opts);

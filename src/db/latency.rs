@@ -241,10 +241,7 @@ pub(crate) fn load_fallback(instr: &Instr, load: f64) -> Vec<OpLatency> {
     let Some(m) = instr.mem.iter().find(|m| m.read && !m.agen) else {
         return Vec::new();
     };
-    let moves = matches!(
-        instr.iced.mnemonic(),
-        Mnemonic::Pop | Mnemonic::Mov | Mnemonic::Movzx | Mnemonic::Movsx | Mnemonic::Movsxd
-    );
+    let moves = instr.iced.mnemonic() == Mnemonic::Pop || instr.moves_from_memory();
     let cycles = if moves { load } else { load + 1.0 };
     let from: Vec<(Loc, LatVia)> = [(m.base, LatVia::Address), (m.index, LatVia::AddressIndex)]
         .into_iter()

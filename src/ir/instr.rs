@@ -217,6 +217,16 @@ impl Instr {
         }
     }
 
+    /// Whether the instruction moves a value from memory into a register as it is, or
+    /// extended, without operating on it: `mov`, `movzx`, `movsx`, `movsxd` from memory.
+    pub fn moves_from_memory(&self) -> bool {
+        use iced_x86::Mnemonic;
+        matches!(
+            self.iced.mnemonic(),
+            Mnemonic::Mov | Mnemonic::Movzx | Mnemonic::Movsx | Mnemonic::Movsxd
+        ) && self.mem.iter().any(|m| m.read && !m.write && !m.agen)
+    }
+
     /// Accesses that write or conditionally write.
     pub fn writes(&self) -> impl Iterator<Item = &Access> {
         self.accesses.iter().filter(|a| a.kind != AccessKind::Read)

@@ -486,15 +486,10 @@ pub fn inputs(
 /// (`memory.forwarded_load_latency`; Skylake: 4 against the data's 5, docs/model.md
 /// "Latency"); 0 elsewhere.
 pub fn forwarded_load_saving(arch: &MicroArch, load: &Instr, desc: &InstrDesc, loc: Loc) -> u32 {
-    use iced_x86::Mnemonic;
     let Some(f) = arch.memory.forwarded_load_latency else {
         return 0;
     };
-    let plain = matches!(
-        load.iced.mnemonic(),
-        Mnemonic::Mov | Mnemonic::Movzx | Mnemonic::Movsx | Mnemonic::Movsxd
-    ) && load.mem.iter().any(|m| m.read && !m.write && !m.agen);
-    if !plain {
+    if !load.moves_from_memory() {
         return 0;
     }
     (produce_latency(desc, loc).ceil() as u32).saturating_sub(f)
