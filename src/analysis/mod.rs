@@ -8,7 +8,7 @@ pub mod assembly;
 pub mod budget;
 pub mod details;
 mod flow;
-mod graphs;
+pub(crate) mod graphs;
 mod paths;
 pub mod program;
 mod warning;

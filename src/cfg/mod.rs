@@ -1,8 +1,8 @@
 //! Control-flow graph of a region: basic blocks, instruction-level successors, the loop edge.
 //!
 //! Owns: [`Cfg`] (built once per region by [`Cfg::build`]), [`BasicBlock`], [`Succ`],
-//! [`EdgeKind`], [`CfgNote`] and the DOT rendering ([`dot`]).
-//! Must not touch: latencies, ports, the simulator, files (the CLI writes `controlflow.dot`).
+//! [`EdgeKind`], [`CfgNote`].
+//! Must not touch: latencies, ports, the simulator, files (`report::dot` draws the graph).
 //! Facts: SUACA thesis §2.3 (Figure 2.1: the CFG, the dashed red back jump that exists only
 //! when the analysis runs for at least two iterations) and §3.1 (Algorithm 2 walks instruction
 //! nodes: successor 0 is the fall-through or only successor, successor 1 the taken target of a
@@ -33,8 +33,6 @@
 //!
 //! The block graph ([`Cfg::graph`]) holds the same information per basic block; the exit is
 //! not a node (blocks that can leave have [`BasicBlock::exits`] set).
-
-pub mod dot;
 
 mod build;
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use petgraph::visit::EdgeRef;
 
 use super::testprog::{addr, bounds, prog, BRANCHY};
-use super::{dot, Cfg, CfgNote, EdgeKind, Succ};
+use super::{Cfg, CfgNote, EdgeKind, Succ};
 
 fn cfg_of(text: &str, iterations: u32) -> (Vec<crate::ir::Instr>, Cfg) {
     let instrs = prog(text);
@@ -195,55 +195,6 @@ fn target_inside_an_instruction_leaves_the_region() {
 fn conditional_to_next_instruction_has_one_successor() {
     let (_, cfg) = cfg_of("jz | r zf | jcc 1\nnop", 1);
     assert_eq!(cfg.successors(0), &[Succ::Line(1)]);
-}
-
-#[test]
-fn dot_matches_figure_2_1() {
-    let (instrs, cfg) = cfg_of(BRANCHY, 2);
-    let text = dot::render(&cfg, &instrs);
-    let expected = "digraph controlflow {
-  node [shape=box, fontname=\"monospace\"];
-  n0 [label=\"0: mov rax, 0x1\"];
-  n1 [label=\"1: cmp rcx, 0x0\"];
-  n2 [label=\"2: jnz 0x7\"];
-  n3 [label=\"3: add rbx, rax\"];
-  n4 [label=\"4: jmp 0x5\"];
-  n5 [label=\"5: add rbx, rax\"];
-  n6 [label=\"6: add rbx, rbx\"];
-  n0 -> n1;
-  n1 -> n2;
-  n2 -> n3;
-  n2 -> n5 [label=\"taken\"];
-  n3 -> n4;
-  n4 -> n6 [label=\"taken\"];
-  n5 -> n6;
-  n6 -> n0 [style=dashed, color=red];
-}
-";
-    assert_eq!(text, expected);
-    // One iteration: no red edge.
-    let (instrs, cfg) = cfg_of(BRANCHY, 1);
-    assert!(!dot::render(&cfg, &instrs).contains("red"));
-}
-
-#[test]
-fn dot_escapes_and_exit_node() {
-    let (instrs, cfg) = cfg_of("mov \"a\\b\" | ret", 1);
-    let text = dot::render(&cfg, &instrs);
-    assert!(text.contains(r#"n0 [label="0: mov \"a\\b\""];"#), "{text}");
-    assert!(text.contains("exit [label=\"exit\", shape=ellipse];"));
-    assert!(text.contains("n0 -> exit [label=\"taken\"];"));
-}
-
-#[test]
-fn dot_is_accepted_by_graphviz() {
-    let (instrs, cfg) = cfg_of(
-        "jz | r zf | jcc 3\ndec rcx | r rcx | w rcx zf\njnz 1 | r zf | jcc 1\nret | ret",
-        2,
-    );
-    crate::cfg::testprog::check_with_graphviz(&dot::render(&cfg, &instrs));
-    let (instrs, cfg) = cfg_of(BRANCHY, 2);
-    crate::cfg::testprog::check_with_graphviz(&dot::render(&cfg, &instrs));
 }
 
 #[test]

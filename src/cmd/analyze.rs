@@ -5,12 +5,13 @@ use std::path::Path;
 use suaca::analysis::{analyze_region, AnalysisError, AnalysisOptions, Machine};
 use suaca::cli::{AnalyzeArgs, Config, OutputFormat};
 use suaca::db::{InstrDb, InstrDesc};
-use suaca::ir::{Instr, Region};
+use suaca::ir::Instr;
 use suaca::loops::LoopSearch;
-use suaca::report::model::{Report, SCHEMA_VERSION};
+use suaca::report::dot;
+use suaca::report::model::{RegionReport, Report, SCHEMA_VERSION};
 use suaca::report::views::DEFAULT_TIMELINE_ITERATIONS;
 use suaca::sim::{SimOptions, WhatIf};
-use suaca::{cfg, dataset, deps, uarch};
+use suaca::{dataset, uarch};
 
 use super::{env, output, regions, source};
 use crate::Failure;
@@ -149,9 +150,6 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
     let many = decoded.len() > 1;
     for (region, instrs) in &decoded {
         let descs: Vec<Option<InstrDesc>> = instrs.iter().map(|i| db.describe(i).ok()).collect();
-        if args.cfg || args.dg {
-            write_graphs(args, region, instrs, iterations, many)?;
-        }
         let mut r = analyze_region(region, instrs, &descs, &machine, &opts).map_err(|e| {
             let message = format!("{name}: region {}: {e}", region.index);
             match e {
@@ -166,6 +164,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         if let Some(found) = loaded.found_loop(region) {
             regions::describe_found_loop(&mut r, found);
         }
+        write_graphs(args, &r, many)?;
         let lines = loaded.source_lines(region, instrs);
         r.set_source_lines(|l| lines.get(l as usize).cloned().flatten());
         report.regions.push(r);
@@ -202,55 +201,24 @@ fn setup_defaults(setup: &[String], dir: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `-cfg`/`-dg`: DOT files, written atomically; with several regions, `name-N.dot`.
-fn write_graphs(
-    args: &AnalyzeArgs,
-    region: &Region,
-    instrs: &[Instr],
-    iterations: u32,
-    many: bool,
-) -> Result<(), Failure> {
-    let graph = cfg::Cfg::build(instrs, region.address, region.end_address(), iterations);
+/// `-cfg`/`-dg`: DOT files of the graphs the model ran on (the report's), written atomically;
+/// with several regions, `name-N.dot`.
+fn write_graphs(args: &AnalyzeArgs, r: &RegionReport, many: bool) -> Result<(), Failure> {
     let path_for = |p: &Path| {
         if many {
             let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("graph");
             let ext = p.extension().and_then(|s| s.to_str()).unwrap_or("dot");
-            p.with_file_name(format!("{stem}-{}.{ext}", region.index))
+            p.with_file_name(format!("{stem}-{}.{ext}", r.region.index))
         } else {
             p.to_path_buf()
         }
     };
     if args.cfg {
-        write_atomic(&path_for(&args.cfg_out), &cfg::dot::render(&graph, instrs))?;
+        let text = dot::controlflow(&r.graphs, r.region.loop_branch);
+        write_atomic(&path_for(&args.cfg_out), &text)?;
     }
     if args.dg {
-        let limits = deps::DepLimits::for_len(instrs.len());
-        let dg = deps::DepGraph::try_build(instrs, &graph, iterations >= 2, &limits)
-            .map_err(|e| Failure::analysis(format!("region {}: {e}", region.index)))?;
-        let path: Vec<&Instr> = instrs.iter().collect();
-        let map = suaca::analysis::details::address::AddressMap::build_in(
-            &path,
-            args.model.options().harness,
-        );
-        let mem = suaca::analysis::details::memory::edges(
-            &path,
-            &map,
-            iterations >= 2,
-            suaca::analysis::details::memory::policy(graph.loop_branch().is_some()),
-        );
-        let memory: Vec<deps::dot::MemoryEdge> = mem
-            .iter()
-            .map(|e| deps::dot::MemoryEdge {
-                from: e.store,
-                to: e.load,
-                distance: e.distance,
-                address: instrs[e.load].mem[e.load_mem].label(),
-            })
-            .collect();
-        write_atomic(
-            &path_for(&args.dg_out),
-            &deps::dot::render(&dg, instrs, &memory),
-        )?;
+        write_atomic(&path_for(&args.dg_out), &dot::dependency(&r.graphs))?;
     }
     Ok(())
 }

@@ -1,9 +1,8 @@
 //! The dependency graph: read-after-write edges between instruction lines, per [`Loc`].
 //!
-//! Owns: [`DepGraph`] (built once per region by [`DepGraph::build`]), [`DepEdge`] and the DOT
-//! rendering ([`dot`]).
-//! Must not touch: latencies (the db/simulator attach them per edge), ports, files (the CLI
-//! writes `dependency.dot`).
+//! Owns: [`DepGraph`] (built once per region by [`DepGraph::build`]), [`DepEdge`].
+//! Must not touch: latencies (the db/simulator attach them per edge), ports, files
+//! (`report::dot` draws the graph).
 //! Facts: SUACA thesis §2.4 (RAW only; address registers are reads; flags per bit; no memory
 //! or stack dependencies), §3.1.1 (Algorithm 2: control-flow sensitive, backward branches
 //! ignored), §3.1.2 (loop dependencies from the program concatenated with itself), §4.3
@@ -28,8 +27,6 @@
 //! - One edge per (producer, consumer, loc, distance): the same pair may be linked by several
 //!   locs (the `adc` chain: `cf` next to a register), and by the same loc at distance 0 and 1
 //!   when one path writes it inside the iteration and another does not.
-
-pub mod dot;
 
 mod build;
 #[cfg(test)]

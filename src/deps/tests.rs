@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 
-use super::{build, dot, paths, DepGraph};
-use crate::cfg::testprog::{bounds, check_with_graphviz, loc, prog, ADC8, BRANCHY, STENCIL};
+use super::{build, paths, DepGraph};
+use crate::cfg::testprog::{bounds, loc, prog, ADC8, BRANCHY, STENCIL};
 use crate::cfg::Cfg;
 use crate::ir::{Access, AccessKind, BranchKind, Instr, Role};
 
@@ -265,51 +265,6 @@ fn empty_region() {
     let g = DepGraph::build(&[], &cfg, true);
     assert!(g.is_empty());
     assert_eq!(g.edges().count(), 0);
-    assert_eq!(
-        dot::render(&g, &[], &[]),
-        "digraph dependency {\n  node [shape=box, fontname=\"monospace\"];\n}\n"
-    );
-}
-
-#[test]
-fn dot_figure_2_3() {
-    let (instrs, g) = deps_of(BRANCHY, true);
-    let text = dot::render(&g, &instrs, &[]);
-    let expected = "digraph dependency {
-  node [shape=box, fontname=\"monospace\"];
-  n0 [label=\"0: mov rax, 0x1\"];
-  n1 [label=\"1: cmp rcx, 0x0\"];
-  n2 [label=\"2: jnz 0x7\"];
-  n3 [label=\"3: add rbx, rax\"];
-  n4 [label=\"4: jmp 0x5\"];
-  n5 [label=\"5: add rbx, rax\"];
-  n6 [label=\"6: add rbx, rbx\"];
-  n0 -> n3 [label=\"rax\"];
-  n0 -> n5 [label=\"rax\"];
-  n1 -> n2 [label=\"zf\"];
-  n3 -> n6 [label=\"rbx\"];
-  n5 -> n6 [label=\"rbx\"];
-  n6 -> n3 [label=\"rbx\", style=dashed, color=red];
-  n6 -> n5 [label=\"rbx\", style=dashed, color=red];
-}
-";
-    assert_eq!(text, expected);
-    check_with_graphviz(&text);
-}
-
-#[test]
-fn dot_adc8_has_one_line_per_edge_and_red_loops() {
-    let (instrs, g) = deps_of(ADC8, true);
-    let text = dot::render(&g, &instrs, &[]);
-    let edge_lines: Vec<_> = text.lines().filter(|l| l.contains("->")).collect();
-    assert_eq!(edge_lines.len(), 16);
-    let red = edge_lines
-        .iter()
-        .filter(|l| l.contains("style=dashed, color=red"))
-        .count();
-    assert_eq!(red, 9);
-    assert!(text.contains("  n3 -> n3 [label=\"rdx\", style=dashed, color=red];"));
-    check_with_graphviz(&text);
 }
 
 // ----- Algorithm 2 taken literally agrees with the merged-map pass -----

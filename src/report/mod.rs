@@ -6,6 +6,7 @@
 //! Must not touch: simulation state (views see only events and the static program).
 
 pub mod bounds;
+pub mod dot;
 pub mod fit;
 pub mod graphs;
 mod line_table;
