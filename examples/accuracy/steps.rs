@@ -14,8 +14,17 @@ pub fn steps() -> Vec<(&'static str, ModelOptions, bool)> {
         .into_iter()
         .map(|(n, m)| (n, m, false))
         .collect();
+    let values = ModelOptions {
+        harness_pages: false,
+        ..ModelOptions::FULL
+    };
     out.push((
         "+ the harnesses' values (--harness bhive, profile)",
+        values,
+        true,
+    ));
+    out.push((
+        "+ BHive's page entries, 8 cycles a page",
         ModelOptions::FULL,
         true,
     ));
@@ -65,8 +74,14 @@ fn model_steps() -> Vec<(&'static str, ModelOptions)> {
     m.port_cycles = true;
     out.push(("+ a port cycle per µop (ZEN4)", m));
     m.serializing = true;
-    out.push(("+ serializing instructions one at a time = full", m));
-    debug_assert_eq!(m, ModelOptions::FULL);
+    out.push(("+ serializing instructions one at a time", m));
+    debug_assert_eq!(
+        m,
+        ModelOptions {
+            harness_pages: false,
+            ..ModelOptions::FULL
+        }
+    );
     out
 }
 

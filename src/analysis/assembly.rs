@@ -61,6 +61,42 @@ pub struct RegionModel {
     /// The memory dependencies the dependency-graph dump shows (with `iterations` ≥ 2, across
     /// iterations too); empty with `--no-mem-deps`.
     pub memory: Vec<GraphEdge>,
+    /// What the measuring harness adds to each copy of unrolled code beyond the pipeline:
+    /// the pages its timed run newly enters ([`harness_pages`]); `None` without such a cost.
+    pub harness_pages: Option<HarnessPages>,
+}
+
+/// Pages a harness's timed run newly enters, and what they cost it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HarnessPages {
+    /// 4 KiB pages newly entered per copy.
+    pub per_copy: f64,
+    /// Cycles each costs.
+    pub cycles_per_page: f64,
+}
+
+impl HarnessPages {
+    /// Cycles added to each copy.
+    pub fn cycles(&self) -> f64 {
+        self.per_copy * self.cycles_per_page
+    }
+}
+
+/// The page cost of unrolled code under a harness that shows one (`--harness bhive`).
+fn harness_pages(a: &Assembly, loop_mode: bool) -> Option<HarnessPages> {
+    let harness = a.model.harness?;
+    let cycles_per_page = harness.page_entry_cycles()?;
+    if loop_mode || !a.model.harness_pages {
+        return None;
+    }
+    let path: Vec<&Instr> = a.instrs.iter().collect();
+    let map = details::address::AddressMap::build_in(&path, Some(harness));
+    let per_copy =
+        details::harness::pages_entered_per_copy(&map, &path, details::harness::BHIVE_COPIES);
+    (per_copy > 0.0).then_some(HarnessPages {
+        per_copy,
+        cycles_per_page,
+    })
 }
 
 /// Builds the model of the region `a` describes.
@@ -105,6 +141,7 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
         };
     }
     Ok(RegionModel {
+        harness_pages: harness_pages(a, loop_mode),
         cfg,
         deps,
         bounds,

@@ -21,8 +21,8 @@ use crate::db::InstrDesc;
 use crate::deps::{DepGraph, TooComplex};
 use crate::ir::{BranchKind, Instr, Region};
 use crate::report::model::{
-    BranchReport, BranchSide, DetailReport, LatencyPair, RegionInfo, RegionMode, RegionReport,
-    RunSummary, Table, TableRow,
+    BranchReport, BranchSide, DetailReport, HarnessPagesInfo, LatencyPair, RegionInfo, RegionMode,
+    RegionReport, RunSummary, Table, TableRow,
 };
 use crate::report::views::{LineStats, Timeline, TimelineView};
 use crate::sim::{simulate, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
@@ -384,10 +384,19 @@ pub fn analyze_region(
         loop_mode,
         front_end_source,
         memory,
+        harness_pages,
     } = assembly::assemble(&assembly)?;
     let all: Vec<usize> = (0..instrs.len()).collect();
     let graphs = graphs::build(instrs, descs, &cfg, &deps, &memory);
     let mut main = run_path(program, instrs, descs, machine, opts, &all, loop_mode)?;
+    // The harness's cost is the measurement's, not the pipeline's: every run pays it.
+    if let Some(p) = harness_pages {
+        for run in main.runs.iter_mut().chain([&mut main.table.run]) {
+            let t = run.throughput + p.cycles();
+            run.uops_per_cycle *= run.throughput / t;
+            run.throughput = t;
+        }
+    }
 
     let mut warnings = Vec::new();
     for (instr, desc) in instrs.iter().zip(descs) {
@@ -436,6 +445,11 @@ pub fn analyze_region(
             loop_branch: cfg.loop_branch().map(|l| l as u32),
             found_loop: None,
             front_end_source: front_end_source.map(crate::frontend::Source::key),
+            harness_pages: harness_pages.map(|p| HarnessPagesInfo {
+                pages_per_iteration: p.per_copy,
+                cycles_per_page: p.cycles_per_page,
+                cycles: p.cycles(),
+            }),
         },
         runs: main.runs,
         table: main.table,

@@ -184,6 +184,7 @@ fn predict_described(
     let RegionModel {
         bounds: b,
         program: prog,
+        harness_pages,
         ..
     } = assembly::assemble(&Assembly {
         instrs,
@@ -198,7 +199,8 @@ fn predict_described(
     })?;
     let c = steady::cycles(&prog, &model.machine.sim, n, opts.method, opts.max_cycles)?;
     let (cycles_n, cycles_2n) = (c.n, c.two_n);
-    let cycles_per_iteration = cycles_2n.saturating_sub(cycles_n) as f64 / f64::from(n);
+    let cycles_per_iteration = cycles_2n.saturating_sub(cycles_n) as f64 / f64::from(n)
+        + harness_pages.map_or(0.0, |p| p.cycles());
     let (bottleneck, bound_cycles) = Bottleneck::of(&b, cycles_per_iteration);
     Ok(Prediction {
         arch: model.name().to_string(),

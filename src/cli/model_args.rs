@@ -94,6 +94,10 @@ pub struct ModelArgs {
     /// like any other instead of running one at a time for their measured throughput.
     #[arg(long)]
     pub no_serializing: bool,
+    /// With `--harness bhive`, the harness's timed run costs nothing for the 4 KiB pages
+    /// its copies newly enter (8 cycles a page by default, as BHive's measurements show).
+    #[arg(long)]
+    pub no_harness_pages: bool,
     /// Predict what this measurement harness reads: its starting register and memory
     /// values decide which addresses are one location (`bhive`: every register and every
     /// loaded pointer 0x2324000, so `[rax+16]` and `[rbx+16]` alias; `profile`: `suaca
@@ -132,6 +136,7 @@ impl ModelArgs {
             whole_dispatch: base.whole_dispatch && !self.no_whole_dispatch,
             port_cycles: base.port_cycles && !self.no_port_cycles,
             serializing: base.serializing && !self.no_serializing,
+            harness_pages: base.harness_pages && !self.no_harness_pages,
             harness: self.harness,
         }
     }
@@ -284,6 +289,13 @@ mod tests {
                 ..d()
             }),
             ["no-serializing"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_harness_pages: true,
+                ..d()
+            }),
+            ["no-harness-pages"]
         );
     }
 }

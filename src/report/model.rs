@@ -146,6 +146,22 @@ pub struct RegionInfo {
     /// `lsd`, `dsb`, `dsb_then_mite` or `mite`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub front_end_source: Option<&'static str>,
+    /// What the measuring harness (`--harness`) adds to each copy of unrolled code beyond the
+    /// pipeline, included in the runs' throughput; absent when it adds nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub harness_pages: Option<HarnessPagesInfo>,
+}
+
+/// The pages a harness's timed run newly enters (docs/model.md, "The measurement harness's
+/// values").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HarnessPagesInfo {
+    /// 4 KiB pages newly entered per iteration.
+    pub pages_per_iteration: f64,
+    /// Cycles each costs.
+    pub cycles_per_page: f64,
+    /// Cycles added to each iteration: their product.
+    pub cycles: f64,
 }
 
 /// A loop found in an unmarked input (see `crate::loops`).

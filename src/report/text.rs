@@ -214,10 +214,20 @@ fn render_mode(region: &RegionReport, out: &mut dyn Write) -> io::Result<()> {
                 None => Ok(()),
             }
         }
-        _ => writeln!(
-            out,
-            "Mode: unrolled (no branch back to the start: copies of the region follow each other)"
-        ),
+        _ => {
+            writeln!(
+                out,
+                "Mode: unrolled (no branch back to the start: copies of the region follow each other)"
+            )?;
+            match &region.region.harness_pages {
+                Some(p) => writeln!(
+                    out,
+                    "Harness: {:.2} new 4 KiB pages per iteration × {:.0} cycles = {:.2} cycles, included above",
+                    p.pages_per_iteration, p.cycles_per_page, p.cycles
+                ),
+                None => Ok(()),
+            }
+        }
     }
 }
 

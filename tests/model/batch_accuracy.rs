@@ -70,16 +70,18 @@ fn benchmark_runs_on_bhive_dev_slice() {
 }
 
 /// The accuracy the pipeline details (issue #7) and the front-end unit (issue #15) reached
-/// does not regress: on the whole BHive development split, per arch, MAPE at most 7.0% and
-/// Kendall's tau at least 0.924 (measured when written: SKL 9.0% / 0.917, HSW 6.7% / 0.930,
+/// does not regress: on the whole BHive development split, per arch, MAPE at most 6.5% and
+/// Kendall's tau at least 0.925, and Haswell within issue #15's 5% and 0.94 (measured when written: SKL 9.0% / 0.917, HSW 6.7% / 0.930,
 /// IVB 8.5% / 0.911; with store forwarding counted once SKL 8.3% / 0.923, HSW 5.9% / 0.933,
 /// IVB 6.8% / 0.919; with SKL's read-modify-write round trip and whole issue groups SKL
 /// 7.57% / 0.926; 7.60% / 0.925 with readers of a synced rsp; 7.38% / 0.928 with serializing
 /// instructions one at a time; SKL 7.04% / 0.933, HSW 5.86% / 0.934, IVB 6.42% / 0.920 with
 /// failed store forwarding waiting for the commit; SKL 6.76% / 0.938, HSW 5.36% / 0.938, IVB
 /// 5.86% / 0.926 with BHive's harness values; SKL 6.38% / 0.941, HSW 5.13% / 0.938, IVB
-/// 5.73% / 0.925 with pointer chasing through rax..rdx and Skylake's forwarded loads). SUACA's model stays far behind, as the thesis' model does not know the
-/// stack engine (77% MAPE).
+/// 5.73% / 0.925 with pointer chasing through rax..rdx and Skylake's forwarded loads; SKL
+/// 6.14% / 0.941, HSW 4.73% / 0.941, IVB 5.53% / 0.926 with the pages BHive's timed run
+/// enters). SUACA's model stays far behind, as the thesis' model does not know the stack
+/// engine (77% MAPE).
 #[test]
 fn full_model_accuracy_on_bhive_dev() {
     let Some((xml, csv)) = common::bhive_dev() else {
@@ -102,8 +104,12 @@ fn full_model_accuracy_on_bhive_dev() {
     let full = run(ModelOptions::FULL);
     for arch in full.archs() {
         let m = full.metrics(bench::Tool::Suaca, |b| b.arch == arch);
-        assert!(m.mape <= 0.070, "{arch}: MAPE {}", m.mape);
-        assert!(m.kendall_tau.unwrap_or(0.0) >= 0.924, "{arch}: {m:?}");
+        assert!(m.mape <= 0.065, "{arch}: MAPE {}", m.mape);
+        assert!(m.kendall_tau.unwrap_or(0.0) >= 0.925, "{arch}: {m:?}");
+        if arch == "HSW" {
+            assert!(m.mape <= 0.050, "HSW: MAPE {}", m.mape);
+            assert!(m.kendall_tau.unwrap_or(0.0) >= 0.940, "HSW: {m:?}");
+        }
     }
     let suaca = run(ModelOptions::SUACA);
     let all = |o: &bench::Outcome| o.metrics(bench::Tool::Suaca, |_| true).mape;

@@ -9,7 +9,8 @@ use super::memory::{edges, MemEdge, UnknownPolicy};
 use crate::decode::decode_bytes;
 use crate::ir::Instr;
 
-fn code(f: impl FnOnce(&mut CodeAssembler) -> Result<(), IcedError>) -> Vec<Instr> {
+/// The instructions `f` assembles, decoded at 0x1000.
+pub(super) fn code(f: impl FnOnce(&mut CodeAssembler) -> Result<(), IcedError>) -> Vec<Instr> {
     let mut a = CodeAssembler::new(64).expect("64-bit assembler");
     f(&mut a).expect("assembles");
     let bytes = a.assemble(0x1000).expect("encodes");

@@ -96,6 +96,9 @@ pub struct ModelOptions {
     /// Serializing and delaying instructions (`pause`, fences, `cpuid`, `rdtsc`) run one
     /// at a time, each for its measured throughput (`--no-serializing`).
     pub serializing: bool,
+    /// A harness's timed run pays for the pages its unrolled copies newly enter, where the
+    /// harness shows such a cost (`--harness bhive`; `--no-harness-pages`).
+    pub harness_pages: bool,
     /// The measurement harness whose starting register and memory values decide which
     /// addresses are equal (`--harness`); `None`: only what the code itself shows.
     pub harness: Option<harness::Harness>,
@@ -126,6 +129,7 @@ impl ModelOptions {
         whole_dispatch: true,
         port_cycles: true,
         serializing: true,
+        harness_pages: true,
         harness: None,
     };
 
@@ -153,6 +157,7 @@ impl ModelOptions {
         whole_dispatch: false,
         port_cycles: false,
         serializing: false,
+        harness_pages: false,
         harness: None,
     };
 
@@ -220,6 +225,9 @@ impl ModelOptions {
         }
         if !self.serializing {
             out.push("no-serializing");
+        }
+        if !self.harness_pages {
+            out.push("no-harness-pages");
         }
         if let Some(h) = self.harness {
             out.push(h.flag());
