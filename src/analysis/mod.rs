@@ -27,7 +27,7 @@ use crate::report::model::{
 use crate::report::views::{LineStats, Timeline, TimelineView};
 use crate::sim::{simulate, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
 use crate::uarch::MicroArch;
-use assembly::{Assembly, RegionModel};
+use assembly::{Assembly, HarnessPages, RegionModel};
 use details::ModelOptions;
 
 /// The machine as the analysis needs it.
@@ -213,6 +213,17 @@ fn summary(w: WhatIf, out: &crate::sim::SimOutcome, doubled: Option<u64>) -> Run
     }
 }
 
+/// The harness's page cost (`--harness bhive`) is the measurement's, not the pipeline's:
+/// every run of the path pays it, what-if runs too.
+fn add_harness_cost(path: &mut PathResult, pages: Option<HarnessPages>) {
+    let Some(p) = pages else { return };
+    for run in path.runs.iter_mut().chain([&mut path.table.run]) {
+        let t = run.throughput + p.cycles();
+        run.uops_per_cycle *= run.throughput / t;
+        run.throughput = t;
+    }
+}
+
 /// Fewest iterations for a steady-state throughput (one iteration asks for its latency).
 const MIN_STEADY_ITERATIONS: u32 = 2;
 
@@ -389,14 +400,7 @@ pub fn analyze_region(
     let all: Vec<usize> = (0..instrs.len()).collect();
     let graphs = graphs::build(instrs, descs, &cfg, &deps, &memory);
     let mut main = run_path(program, instrs, descs, machine, opts, &all, loop_mode)?;
-    // The harness's cost is the measurement's, not the pipeline's: every run pays it.
-    if let Some(p) = harness_pages {
-        for run in main.runs.iter_mut().chain([&mut main.table.run]) {
-            let t = run.throughput + p.cycles();
-            run.uops_per_cycle *= run.throughput / t;
-            run.throughput = t;
-        }
-    }
+    add_harness_cost(&mut main, harness_pages);
 
     let mut warnings = Vec::new();
     for (instr, desc) in instrs.iter().zip(descs) {
@@ -567,9 +571,10 @@ fn branch_report(
             timeline: None,
             ..opts.clone()
         };
-        let result = run_path(
+        let mut result = run_path(
             program, instrs, descs, machine, &path_opts, &lines, loop_mode,
         )?;
+        add_harness_cost(&mut result, model.harness_pages);
         Ok(BranchSide {
             lines: lines.iter().map(|&l| l as u32).collect(),
             runs: result.runs,

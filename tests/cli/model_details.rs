@@ -654,6 +654,24 @@ fn bhive_pays_for_every_page_its_run_enters() {
     assert!(near(with.0 - without.0, 8.0), "{with:?} {without:?}");
     // The bottleneck explains the pipeline's part, which the harness leaves alone.
     assert_eq!(with.1, without.1);
+    // Both sides of a branch around a `nop` pop as often: each pays the same 8 cycles.
+    let sides = |extra: &[&str]| -> Vec<f64> {
+        let mut args = vec!["--arch", "ZEN4", "-p", "-b", "--json"];
+        args.extend_from_slice(extra);
+        args.extend(["--hex", "4881c4f80f000085c074019058"]);
+        let out = suaca(&args, home.path());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let b = &v["regions"][0]["branches"];
+        ["left", "right"]
+            .iter()
+            .map(|s| b[*s]["runs"][0]["throughput"].as_f64().expect("throughput"))
+            .collect()
+    };
+    let (with, without) = (sides(&["--harness", "bhive"]), sides(&[]));
+    assert!(
+        with.iter().zip(&without).all(|(w, o)| near(w - o, 8.0)),
+        "{with:?} {without:?}"
+    );
     // A loop of the same body (its own back branch) is not unrolled code: no page cost.
     let looped = "4881c4f80f00005875f6";
     let lt = |extra: &[&str]| {
