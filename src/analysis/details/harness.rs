@@ -41,8 +41,8 @@ const BHIVE_INIT: i64 = 0x0232_4000;
 /// Bridge alike; pushes too (HSW `sub rsp, 1232` after five pushes: 7.47 against 5.00).
 /// All of BHive's pages are one physical page, so the cache cannot be the cause; the
 /// TLB is the likely one. Fitted on the development split (`scripts/accuracy.sh
-/// --no-mca`, HSW MAPE 4.79% / 4.73% / 4.84% at 6 / 8 / 10 cycles; docs/model.md, "The
-/// measurement harness's values").
+/// --no-mca` with this constant at 6 / 8 / 10: HSW MAPE 4.79% / 4.73% / 4.84%; docs/model.md,
+/// "The measurement harness's values").
 const BHIVE_PAGE_ENTRY_CYCLES: f64 = 8.0;
 
 impl Harness {
@@ -86,9 +86,9 @@ impl Harness {
     pub fn page_entry_cycles(self) -> Option<f64> {
         match self {
             Harness::Bhive => Some(BHIVE_PAGE_ENTRY_CYCLES),
-            // Not seen apart from the other effects of our own buffers: with 4 (8) cycles a
-            // page the ZEN4 block set reads MAPE 4.82% (5.00%) against 4.91%, but τ 0.932
-            // against 0.935 (scripts/README.md, "Accuracy benchmark").
+            // Not seen apart from the other effects of our own buffers: returning 4 (8)
+            // cycles here, the ZEN4 block set reads MAPE 4.82% (5.00%) against 4.91%, but τ
+            // 0.932 against 0.935 (`scripts/accuracy.sh --no-mca`).
             Harness::Profile => None,
         }
     }
