@@ -98,11 +98,9 @@ impl Pipeline {
         let iterations = u32::from(a & 3) + 1;
         let cfg = Cfg::build(&instrs, 0x1000, 0x1000 + code.len() as u64, iterations);
         let limits = DepLimits::for_len(instrs.len());
-        let Ok(deps) = DepGraph::try_build(&instrs, &cfg, iterations >= 2, &limits) else {
+        if DepGraph::try_build(&instrs, &cfg, iterations >= 2, &limits).is_err() {
             return;
-        };
-        let _ = suaca::cfg::dot::render(&cfg, &instrs);
-        let _ = suaca::deps::dot::render(&deps, &instrs, &[]);
+        }
         let descs: Vec<Option<InstrDesc>> = instrs
             .iter()
             .map(|i| self.model.db.describe(i).ok())
@@ -132,6 +130,9 @@ impl Pipeline {
         else {
             return;
         };
+        let graphs = &region_report.graphs;
+        let _ = suaca::report::dot::controlflow(graphs, region_report.region.loop_branch);
+        let _ = suaca::report::dot::dependency(graphs);
         let report = Report {
             schema_version: SCHEMA_VERSION,
             suaca_version: "fuzz".into(),
