@@ -16,6 +16,7 @@
 //!   --steps           accuracy of each pipeline detail added in turn (issue #7), no llvm-mca
 //!   --average-frontend  the front end as average rates, not the legacy decode unit (issue #15)
 //!   --no-harness      predict without the measuring harness's values (`--harness`)
+//!   --no-harness-pages  with the harness's values, without BHive's page cost (`--no-harness-pages`)
 //!   --worst N         list the N blocks with the largest suaca error (default 15)
 //!   --emit-speed-inputs DIR [--repeat K]
 //!                     write DIR/blocks.txt (hex per line) and DIR/blocks.s (llvm-mca regions)
@@ -62,6 +63,7 @@ struct Args {
     steps: bool,
     average_frontend: bool,
     no_harness: bool,
+    no_harness_pages: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -80,6 +82,7 @@ fn parse_args() -> Result<Args, String> {
         steps: false,
         average_frontend: false,
         no_harness: false,
+        no_harness_pages: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -102,6 +105,7 @@ fn parse_args() -> Result<Args, String> {
             "--steps" => a.steps = true,
             "--average-frontend" => a.average_frontend = true,
             "--no-harness" => a.no_harness = true,
+            "--no-harness-pages" => a.no_harness_pages = true,
             _ => {
                 return Err(format!(
                     "unknown option `{flag}` (see the doc comment of examples/accuracy/main.rs)"
@@ -141,6 +145,7 @@ fn real_main() -> Result<(), String> {
         limit: args.limit,
         model: suaca::analysis::details::ModelOptions {
             frontend_unit: !args.average_frontend,
+            harness_pages: !args.no_harness_pages,
             ..suaca::analysis::details::ModelOptions::FULL
         },
         harnesses: !args.no_harness,

@@ -37,19 +37,19 @@ fn throughput(hex: &str, extra: &[&str]) -> f64 {
 
 /// `suaca batch` cycles per iteration of `hex` with `extra` switches.
 fn batch(hex: &str, extra: &[&str]) -> f64 {
+    let xml = testdata("xml/details.xml");
+    let data = ["--uops-xml", xml.to_str().expect("utf-8"), "--arch", "SKL"];
+    batch_row(&data, hex, extra)[2].parse().expect("cycles")
+}
+
+/// The `suaca batch` output row of `hex` with the data options `data` and `extra` switches.
+fn batch_row(data: &[&str], hex: &str, extra: &[&str]) -> Vec<String> {
     let home = tempfile::tempdir().expect("tempdir");
     let input = home.path().join("blocks.txt");
     std::fs::write(&input, format!("{hex}\n")).expect("write");
-    let xml = testdata("xml/details.xml");
-    let mut args = vec![
-        "batch",
-        "--uops-xml",
-        xml.to_str().expect("utf-8"),
-        "--arch",
-        "SKL",
-        "-i",
-        input.to_str().expect("utf-8"),
-    ];
+    let mut args = vec!["batch"];
+    args.extend_from_slice(data);
+    args.extend(["-i", input.to_str().expect("utf-8")]);
     args.extend_from_slice(extra);
     let out = suaca(&args, home.path());
     assert!(
@@ -59,10 +59,7 @@ fn batch(hex: &str, extra: &[&str]) -> f64 {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     let row = text.lines().nth(1).expect("one row");
-    row.split(',')
-        .nth(2)
-        .and_then(|v| v.parse().ok())
-        .expect("cycles")
+    row.split(',').map(String::from).collect()
 }
 
 /// SUACA's port rule for the tests whose hand counts assume every µop finds a free allowed
@@ -606,21 +603,22 @@ fn the_bhive_harness_makes_registers_one_address() {
 fn bhive_pays_for_every_page_its_run_enters() {
     let home = tempfile::tempdir().expect("tempdir");
     let hex = "4881c4f80f000058";
-    let json = |extra: &[&str]| -> serde_json::Value {
-        let mut args = vec!["--arch", "ZEN4", "-p", "--json", "--hex", hex];
+    // The JSON report of `code` with the embedded ZEN4 data.
+    let json = |code: &str, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["--arch", "ZEN4", "-p", "--json", "--hex", code];
         args.extend_from_slice(extra);
         let out = suaca(&args, home.path());
         assert!(out.status.success(), "{out:?}");
         serde_json::from_slice(&out.stdout).expect("json")
     };
-    let plain = json(&[]);
-    let bhive = json(&["--harness", "bhive"]);
+    let bhive = ["--harness", "bhive"];
+    let (plain, paid) = (json(hex, &[]), json(hex, &bhive));
     let t = |v: &serde_json::Value| v["regions"][0]["runs"][0]["throughput"].as_f64().unwrap();
-    assert!(near(t(&bhive) - t(&plain), 8.0), "{bhive}");
-    let table = &bhive["regions"][0]["table"]["run"]["throughput"];
-    assert!(near(table.as_f64().unwrap(), t(&bhive)), "{table}");
+    assert!(near(t(&paid) - t(&plain), 8.0), "{paid}");
+    let table = &paid["regions"][0]["table"]["run"]["throughput"];
+    assert!(near(table.as_f64().unwrap(), t(&paid)), "{table}");
     assert_eq!(
-        bhive["regions"][0]["region"]["harness_pages"],
+        paid["regions"][0]["region"]["harness_pages"],
         serde_json::json!({"pages_per_iteration": 1.0, "cycles_per_page": 8.0, "cycles": 8.0})
     );
     assert!(plain["regions"][0]["region"].get("harness_pages").is_none());
@@ -633,57 +631,38 @@ fn bhive_pays_for_every_page_its_run_enters() {
         text.contains("Harness: 1.00 new 4 KiB pages per iteration × 8 cycles = 8.00 cycles"),
         "{text}"
     );
-    let input = home.path().join("blocks.txt");
-    std::fs::write(&input, format!("{hex}\n")).expect("write");
-    // (cycles, bottleneck) of the batch row.
-    let batch = |extra: &[&str]| -> (f64, String) {
-        let mut args = vec![
-            "batch",
-            "--arch",
-            "ZEN4",
-            "-i",
-            input.to_str().expect("utf-8"),
-        ];
-        args.extend_from_slice(extra);
-        let out = suaca(&args, home.path());
-        let csv = String::from_utf8_lossy(&out.stdout).to_string();
-        let row: Vec<&str> = csv.lines().nth(1).expect("row").split(',').collect();
-        (row[2].parse().expect("f64"), row[3].to_string())
-    };
-    let (with, without) = (batch(&["--harness", "bhive"]), batch(&[]));
-    assert!(near(with.0 - without.0, 8.0), "{with:?} {without:?}");
-    // The bottleneck explains the pipeline's part, which the harness leaves alone.
-    assert_eq!(with.1, without.1);
+    // `suaca batch`: the same 8 cycles; the bottleneck explains the pipeline's part, which
+    // the harness leaves alone.
+    let (with, without) = (
+        batch_row(&["--arch", "ZEN4"], hex, &bhive),
+        batch_row(&["--arch", "ZEN4"], hex, &[]),
+    );
+    let cycles = |r: &[String]| r[2].parse::<f64>().expect("cycles");
+    assert!(
+        near(cycles(&with) - cycles(&without), 8.0),
+        "{with:?} {without:?}"
+    );
+    assert_eq!(with[3], without[3]);
     // Both sides of a branch around a `nop` pop as often: each pays the same 8 cycles.
     let sides = |extra: &[&str]| -> Vec<f64> {
-        let mut args = vec!["--arch", "ZEN4", "-p", "-b", "--json"];
-        args.extend_from_slice(extra);
-        args.extend(["--hex", "4881c4f80f000085c074019058"]);
-        let out = suaca(&args, home.path());
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let v = json("4881c4f80f000085c074019058", &[&["-b"], extra].concat());
         let b = &v["regions"][0]["branches"];
         ["left", "right"]
             .iter()
             .map(|s| b[*s]["runs"][0]["throughput"].as_f64().expect("throughput"))
             .collect()
     };
-    let (with, without) = (sides(&["--harness", "bhive"]), sides(&[]));
+    let (with, without) = (sides(&bhive), sides(&[]));
     assert!(
         with.iter().zip(&without).all(|(w, o)| near(w - o, 8.0)),
         "{with:?} {without:?}"
     );
     // A loop of the same body (its own back branch) is not unrolled code: no page cost.
     let looped = "4881c4f80f00005875f6";
-    let lt = |extra: &[&str]| {
-        let mut args = vec!["--arch", "ZEN4", "-p", "--json", "--hex", looped];
-        args.extend_from_slice(extra);
-        let out = suaca(&args, home.path());
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-        assert!(
-            v["regions"][0]["region"].get("harness_pages").is_none(),
-            "{v}"
-        );
-        v["regions"][0]["runs"][0]["throughput"].as_f64().unwrap()
-    };
-    assert!(near(lt(&["--harness", "bhive"]), lt(&[])));
+    let (with, without) = (json(looped, &bhive), json(looped, &[]));
+    assert!(
+        with["regions"][0]["region"].get("harness_pages").is_none(),
+        "{with}"
+    );
+    assert!(near(t(&with), t(&without)));
 }
