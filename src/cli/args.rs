@@ -146,7 +146,9 @@ pub struct ProfileArgs {
     /// CPU to pin the runs to (default: the last allowed CPU).
     #[arg(long, value_name = "N")]
     pub cpu: Option<usize>,
-    /// Child processes per block; the median of their results is kept.
+    /// Child processes per block; the median of their results is kept. Up to six more run
+    /// while no two agree within 2% on the fastest; if still none do, the block is refused as
+    /// timed on a busy host.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub processes: u32,
     /// Timed runs of each kernel per process; the minimum is kept (at least 21).

@@ -174,7 +174,7 @@ fn record_of(
         Err(ProfileError::Harness(MeasureError::Calibration(e))) if e.is_noise() => Record {
             instructions: Some(instructions),
             status: "refused",
-            detail: format!("the clock check failed on every try: {e}"),
+            detail: format!("the host was too busy to time it: {e}"),
             ..Record::default()
         },
         Err(ProfileError::Harness(e)) => return Err(Failure::analysis(e)),
@@ -202,6 +202,18 @@ mod tests {
         assert_eq!(r.instructions, Some(3));
         assert!(r.detail.contains("core clock unstable"), "{}", r.detail);
         assert!(r.cycles.is_none());
+        let disagree = CalibrationError::Disagree {
+            low: 1.0,
+            high: 1.7,
+            processes: 9,
+            pct: 2.0,
+        };
+        let r = record_of(Err(MeasureError::Calibration(disagree).into()), 3)
+            .unwrap_or_else(|_| panic!("a row"));
+        assert_eq!(r.status, "refused");
+        assert!(r
+            .detail
+            .starts_with("the host was too busy to time it: its 9 processes"));
         let harness = MeasureError::Harness(suaca::measure::HarnessError::IncompleteResult);
         assert!(record_of(Err(harness.into()), 3).is_err());
         let broken = MeasureError::Calibration(CalibrationError::Invalid(0.0));

@@ -114,6 +114,19 @@ pub enum CalibrationError {
         /// Tolerance in percent.
         pct: f64,
     },
+    /// The processes' results for one block still disagreed after the extra processes: a
+    /// host whose load came and went while it was timed.
+    #[error("its {processes} processes disagreed ({low:.3} to {high:.3} cycles, more than {pct:.0}% apart, and no two agreed on the fastest): the host is busy")]
+    Disagree {
+        /// Fastest process's value.
+        low: f64,
+        /// Slowest process's value.
+        high: f64,
+        /// Processes run.
+        processes: usize,
+        /// Agreement tolerance in percent.
+        pct: f64,
+    },
     /// Non-positive or non-finite values.
     #[error("calibration produced no usable value (add {0:.4} ticks)")]
     Invalid(f64),
@@ -134,6 +147,8 @@ impl CalibrationError {
             | CalibrationError::Contended {
                 cycles, expected, ..
             } => near(cycles, expected),
+            // Each process passed its own clock check; only their results differ.
+            CalibrationError::Disagree { .. } => true,
             CalibrationError::Invalid(_) => false,
         }
     }
@@ -315,6 +330,17 @@ mod tests {
             let e = c.check(&lim).unwrap_err();
             assert!(e.is_noise(), "{e}");
         }
+        // Processes that each passed their clock check and still disagree: a busy host.
+        let disagree = CalibrationError::Disagree {
+            low: 1.0,
+            high: 1.73,
+            processes: 9,
+            pct: 2.0,
+        };
+        assert!(disagree.is_noise());
+        assert!(disagree
+            .to_string()
+            .contains("9 processes disagreed (1.000 to 1.730"));
         let broken = [
             cal(0.0, 0.75, 2.25, 0.75),
             cal(0.75, 0.02, 2.25, 0.75),

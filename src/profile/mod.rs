@@ -46,12 +46,19 @@ pub use runner::Profiler;
 use crate::measure::MeasureError;
 
 /// How blocks are timed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub struct ProfileOptions {
     /// CPU the children pin to (default: the last one this process may use).
     pub cpu: Option<usize>,
-    /// Child processes per block; the median of their results is kept.
+    /// Child processes per block; the median of their results is kept. Up to six more run
+    /// while no two agree within 2% on the fastest; if still none do, the block is refused as
+    /// timed on a busy host.
     pub processes: u32,
+    /// Relative tolerance within which two processes' results agree.
+    pub agree: f64,
+    /// At most this many more processes when the fastest result is not confirmed by a
+    /// second one within `agree` (a busy host only slows a run down).
+    pub extra_processes: u32,
     /// Timed repetitions of each kernel per process (the minimum is kept).
     pub reps: u32,
     /// Copies in the shorter kernel (BHive: 100); the longer one has twice as many.
@@ -73,6 +80,8 @@ impl Default for ProfileOptions {
         ProfileOptions {
             cpu: None,
             processes: 3,
+            agree: 0.02,
+            extra_processes: 6,
             reps: 51,
             copies: 100,
             max_unrolled: 3000,

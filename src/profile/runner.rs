@@ -17,7 +17,7 @@ use crate::measure::harness::{
     self, ChildEnd, FaultReport, HostIsa, Pair, PairRaw, Protocol, Spec,
 };
 use crate::measure::jit::{DataMem, ExecMem, FnHandle};
-use crate::measure::timer::{self, Calibration, CalibrationLimits};
+use crate::measure::timer::{self, Calibration, CalibrationError, CalibrationLimits};
 use crate::measure::{HarnessError, MeasureError};
 
 #[derive(Serialize, Deserialize)]
@@ -112,7 +112,12 @@ impl Profiler {
         let mut iterations = 0;
         let mut pages = 0;
         let mut refused = 0;
-        while values.len() < self.opts.processes.max(1) as usize {
+        let (agree, wanted) = (self.opts.agree, self.opts.processes.max(1) as usize);
+        let most = wanted + self.opts.extra_processes as usize;
+        // The protocol's processes, then more while no second process confirms the fastest.
+        while values.len() < wanted
+            || (values.len() < most && !timer::consensus(&values, agree).is_none_or(|c| c.1))
+        {
             match self.run_child(&calib, &pair)? {
                 ChildResult::Done { ratio, raw, mapped } => {
                     pages = pages.max(mapped);
@@ -150,8 +155,20 @@ impl Profiler {
                 }
             }
         }
+        let cycles = match timer::consensus(&values, agree) {
+            Some((v, true)) => v,
+            _ => {
+                let e = CalibrationError::Disagree {
+                    low: values.iter().copied().fold(f64::INFINITY, f64::min),
+                    high: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                    processes: values.len(),
+                    pct: agree * 100.0,
+                };
+                return Err(MeasureError::Calibration(e).into());
+            }
+        };
         Ok(Measurement {
-            cycles_per_iteration: timer::median(&values).unwrap_or(f64::NAN),
+            cycles_per_iteration: cycles,
             spread: timer::spread(&values),
             per_process: values,
             copies,
