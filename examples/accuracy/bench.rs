@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use suaca::analysis::details::harness::Harness;
-use suaca::analysis::details::ModelOptions;
 use suaca::batch::{self, features, metrics::Metrics, PredictOptions};
 use suaca::dataset::{DataSource, EmbeddedData};
+use suaca::pipeline::memory::harness::Harness;
+use suaca::pipeline::ModelOptions;
 
 use crate::mca;
 

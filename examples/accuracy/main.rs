@@ -143,10 +143,10 @@ fn real_main() -> Result<(), String> {
         mca: args.mca.clone(),
         scratch: args.out.clone(),
         limit: args.limit,
-        model: suaca::analysis::details::ModelOptions {
+        model: suaca::pipeline::ModelOptions {
             frontend_unit: !args.average_frontend,
             harness_pages: !args.no_harness_pages,
-            ..suaca::analysis::details::ModelOptions::FULL
+            ..suaca::pipeline::ModelOptions::FULL
         },
         harnesses: !args.no_harness,
     };

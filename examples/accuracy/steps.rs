@@ -1,7 +1,7 @@
 //! `--steps`: the accuracy of each pipeline detail of issue #7, added one at a time to
 //! SUACA's model, so that every step shows what it pays (MAPE and Kendall's tau per arch).
 
-use suaca::analysis::details::ModelOptions;
+use suaca::pipeline::ModelOptions;
 
 use suaca::batch::metrics::Metrics;
 

@@ -8,14 +8,16 @@ use crate::bounds::{self, BoundOptions, Bounds, MemoryEdge};
 use crate::cfg::Cfg;
 use crate::db::InstrDesc;
 use crate::deps::{DepGraph, DepLimits, TooComplex};
-use crate::frontend::{Layout, Source};
 use crate::ir::Instr;
+use crate::pipeline::frontend::{Layout, Source};
 use crate::sim::SimProgram;
 use crate::uarch::MicroArch;
 
-use super::details::memory::GraphEdge;
-use super::details::{self, frontend, Context, ModelOptions};
 use super::program;
+use crate::pipeline::frontend::delivery as frontend;
+use crate::pipeline::memory::dependencies::GraphEdge;
+use crate::pipeline::memory::{address, dependencies, harness};
+use crate::pipeline::{Context, ModelOptions};
 
 /// What a region's model is built from.
 #[derive(Clone, Copy, Debug)]
@@ -90,9 +92,8 @@ fn harness_pages(a: &Assembly, loop_mode: bool) -> Option<HarnessPages> {
         return None;
     }
     let path: Vec<&Instr> = a.instrs.iter().collect();
-    let map = details::address::AddressMap::build_in(&path, Some(harness));
-    let per_copy =
-        details::harness::pages_entered_per_copy(&map, &path, details::harness::BHIVE_COPIES);
+    let map = address::AddressMap::build_in(&path, Some(harness));
+    let per_copy = harness::pages_entered_per_copy(&map, &path, harness::BHIVE_COPIES);
     (per_copy > 0.0).then_some(HarnessPages {
         per_copy,
         cycles_per_page,
@@ -177,7 +178,7 @@ fn memory_edges(a: &Assembly, looped: bool, loop_mode: bool) -> Vec<GraphEdge> {
         return Vec::new();
     }
     let all: Vec<usize> = (0..a.instrs.len()).collect();
-    details::memory::graph_edges(&context(a, looped, loop_mode), &all, a.descs)
+    dependencies::graph_edges(&context(a, looped, loop_mode), &all, a.descs)
 }
 
 /// The program builder's view of `a`.

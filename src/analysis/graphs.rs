@@ -1,14 +1,13 @@
 //! Fills the report's graph data ([`crate::report::graphs`]) from a region's [`Cfg`] and
 //! [`DepGraph`].
 //!
-//! Owns: the mapping only. Latencies are the simulator's ([`program::edge_offset`]).
+//! Owns: the mapping only. Latencies are the simulator's ([`crate::pipeline::latency::edge_offset`]).
 
-use super::details::memory::GraphEdge;
-use super::program;
 use crate::cfg::{Cfg, CfgNote, EdgeKind, Succ};
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
 use crate::ir::Instr;
+use crate::pipeline::memory::dependencies::GraphEdge;
 use crate::report::graphs::{
     CfgEdge, CfgEdgeKind, CfgGraph, DepEdgeOut, DepGraphOut, GraphBlock, GraphNode, Graphs,
 };
@@ -71,7 +70,7 @@ pub fn build(
             address: None,
             distance: e.distance,
             latency: match (&descs[from], &descs[to]) {
-                (Some(p), Some(c)) => Some(program::edge_offset(p, c, e.loc)),
+                (Some(p), Some(c)) => Some(crate::pipeline::latency::edge_offset(p, c, e.loc)),
                 _ => None,
             },
         })

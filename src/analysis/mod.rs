@@ -6,7 +6,6 @@
 
 pub mod assembly;
 pub mod budget;
-pub mod details;
 mod flow;
 pub(crate) mod graphs;
 mod paths;
@@ -20,6 +19,7 @@ use thiserror::Error;
 use crate::db::InstrDesc;
 use crate::deps::{DepGraph, TooComplex};
 use crate::ir::{BranchKind, Instr, Region};
+use crate::pipeline::ModelOptions;
 use crate::report::model::{
     BranchReport, BranchSide, DetailReport, HarnessPagesInfo, LatencyPair, RegionInfo, RegionMode,
     RegionReport, RunSummary, Table, TableRow,
@@ -28,7 +28,6 @@ use crate::report::views::{LineStats, Timeline, TimelineView};
 use crate::sim::{simulate, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
 use crate::uarch::MicroArch;
 use assembly::{Assembly, HarnessPages, RegionModel};
-use details::ModelOptions;
 
 /// The machine as the analysis needs it.
 #[derive(Clone, Debug)]
@@ -448,7 +447,7 @@ pub fn analyze_region(
             },
             loop_branch: cfg.loop_branch().map(|l| l as u32),
             found_loop: None,
-            front_end_source: front_end_source.map(crate::frontend::Source::key),
+            front_end_source: front_end_source.map(crate::pipeline::frontend::Source::key),
             harness_pages: harness_pages.map(|p| HarnessPagesInfo {
                 pages_per_iteration: p.per_copy,
                 cycles_per_page: p.cycles_per_page,
@@ -483,7 +482,7 @@ fn detail_report(
     let l = line as usize;
     let mut pairs: std::collections::BTreeMap<u32, LatencyPair> = Default::default();
     let offset = |p: usize, c: usize, loc| match (&descs[p], &descs[c]) {
-        (Some(pd), Some(cd)) => Some(program::edge_offset(pd, cd, loc)),
+        (Some(pd), Some(cd)) => Some(crate::pipeline::latency::edge_offset(pd, cd, loc)),
         _ => None,
     };
     // Each related line once, with the largest latency in each direction.

@@ -18,13 +18,13 @@ use thiserror::Error;
 use super::model::ArchModel;
 use super::steady::{self, Method};
 use crate::analysis::assembly::{self, Assembly, RegionModel};
-use crate::analysis::details::ModelOptions;
 use crate::bounds::BoundKind;
 use crate::db::InstrDesc;
 use crate::decode::{self, DecodeError};
 use crate::deps::TooComplex;
 use crate::input::{parse_hex, InputError};
 use crate::ir::Instr;
+use crate::pipeline::ModelOptions;
 use crate::sim::SimError;
 
 /// How to predict.

@@ -18,14 +18,14 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use super::facts::{BoundFacts, ChainFacts, ChainStep};
 use super::BoundOptions;
 use super::{BoundKind, BoundRow, Chain, MemoryEdge, RowState};
-use crate::analysis::details::elimination::eliminated;
-use crate::analysis::details::is_stack_op;
-use crate::analysis::details::memory::forwarded_load_saving;
-use crate::analysis::details::{pointer_chase, renamer_drops, stack_sync};
-use crate::analysis::program::{edge_offset, plain_edge_offset};
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
 use crate::ir::{Instr, Loc};
+use crate::pipeline::latency::{edge_offset, plain_edge_offset};
+use crate::pipeline::memory::dependencies::forwarded_load_saving;
+use crate::pipeline::renamer::elimination::eliminated;
+use crate::pipeline::renamer::is_stack_op;
+use crate::pipeline::renamer::{pointer_chase, renamer_drops, stack_sync};
 use crate::uarch::MicroArch;
 
 /// One merged edge: the heaviest of the parallel dependencies between two lines.

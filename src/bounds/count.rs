@@ -61,7 +61,7 @@ impl Counts {
                     let fused = d.fused_uops.unwrap_or(d.uops);
                     // The simulation's slots: free NOPs, un-lamination, --no-micro-fusion.
                     let own = instrs.get(i).map_or(fused, |ins| {
-                        crate::analysis::details::fusion::slots_of(
+                        crate::pipeline::frontend::fusion::slots_of(
                             ins,
                             d,
                             arch,
@@ -87,7 +87,7 @@ impl Counts {
             .filter(|&i| {
                 opts.transfer_alus
                     && desc(i).is_some()
-                    && crate::analysis::details::ports::holds_alus(&instrs[i], arch)
+                    && crate::pipeline::ports::holds_alus(&instrs[i], arch)
             })
             .collect();
         let mut fused_pairs = Vec::new();
@@ -105,7 +105,7 @@ impl Counts {
                         slots[i] = Some((a + b).saturating_sub(1).max(1));
                         slots[i + 1] = Some(0);
                         fused_pairs.push(i);
-                        if crate::analysis::details::fusion::writer_keeps_alu(arch, &instrs[i]) {
+                        if crate::pipeline::frontend::fusion::writer_keeps_alu(arch, &instrs[i]) {
                             alu_fused_pairs.push(i);
                         }
                         i += 2;

@@ -11,8 +11,8 @@ use iced_x86::{Instruction, Mnemonic};
 
 use super::facts::{BoundFacts, ComplexAddressing, MemRate};
 use super::{BoundKind, BoundOptions, BoundRow, RowState};
-use crate::analysis::details::{address::AddressMap, memory, store_commit};
 use crate::ir::{Instr, MemOperand};
+use crate::pipeline::memory::{address::AddressMap, dependencies as memory, store_commit};
 use crate::uarch::{MicroArch, Role};
 
 /// Memory accesses of one iteration.

@@ -9,7 +9,7 @@
 //! Facts from: Travis Downs, "Performance Speed Limits" (SL; the row list is in
 //! docs/sources.md), uops.info's port-usage LP (uops.info §5.3.2, solved exactly by the max-density
 //! port set), the SUACA thesis' dependency graph (via [`DepGraph`]) and the simulator's edge
-//! latencies ([`crate::analysis::program::edge_offset`]) so that the chain bound and the
+//! latencies ([`crate::pipeline::latency::edge_offset`]) so that the chain bound and the
 //! simulation agree.
 //!
 //! # Conventions
@@ -275,12 +275,12 @@ pub struct BoundOptions {
     pub serializing: bool,
     /// The measurement harness whose values decide which addresses are equal (the
     /// simulation's `harness`).
-    pub harness: Option<crate::analysis::details::harness::Harness>,
+    pub harness: Option<crate::pipeline::memory::harness::Harness>,
 }
 
 impl BoundOptions {
     /// The options that follow the model's switches, as the simulation uses them.
-    pub fn of(model: &crate::analysis::details::ModelOptions) -> Self {
+    pub fn of(model: &crate::pipeline::ModelOptions) -> Self {
         BoundOptions {
             macro_fusion: model.macro_fusion,
             micro_fusion: model.micro_fusion,

@@ -16,9 +16,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::count::Counts;
 use super::facts::{BoundFacts, PortFacts, PortGroup, PortSolution};
 use super::{BoundKind, BoundOptions, BoundRow, PortLoad, RowState};
-use crate::analysis::program::uop_masks;
 use crate::db::InstrDesc;
 use crate::ir::Instr;
+use crate::pipeline::ports::uop_masks;
 use crate::uarch::{MicroArch, PortMask, Role};
 
 /// The solution of the port-usage LP.
@@ -145,7 +145,7 @@ pub(super) fn row(c: &Counts, descs: &[Option<InstrDesc>], arch: &MicroArch) -> 
             }
         }
         if c.alu_holders.binary_search(&i).is_ok() {
-            let held = crate::analysis::details::ports::hold_every_alu(arch, &mut masks);
+            let held = crate::pipeline::ports::hold_every_alu(arch, &mut masks);
             masks.extend(held);
         }
         for m in masks {

@@ -2,8 +2,8 @@
 
 use clap::{Args, ValueEnum};
 
-use crate::analysis::details::harness::Harness;
-use crate::analysis::details::ModelOptions;
+use crate::pipeline::memory::harness::Harness;
+use crate::pipeline::ModelOptions;
 
 /// Which model to start from.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]

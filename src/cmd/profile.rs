@@ -10,11 +10,11 @@
 //! Must not touch: the measurement (`suaca::profile`), the prediction (`suaca::batch`).
 
 use serde::Serialize;
-use suaca::analysis::details::harness::Harness;
-use suaca::analysis::details::ModelOptions;
 use suaca::batch::{self, LoadedModels, PredictOptions};
 use suaca::cli::{Config, ProfileArgs};
 use suaca::ir::{Instr, Region};
+use suaca::pipeline::memory::harness::Harness;
+use suaca::pipeline::ModelOptions;
 use suaca::profile::{Measurement, ProfileError, ProfileOptions, Profiler};
 
 use super::regions::{decode_all, select_region};

@@ -31,7 +31,7 @@
 //! - **Idioms** (see [`super::idioms`]): the destination is written, no source is read.
 //!   `sbb r, r` keeps its register reads: Intel cores wait for the register (its result is
 //!   0 or -1 by CF alone, but only AMD's renamer knows it); the analysis drops that
-//!   dependency on AMD (`analysis::details::sbb_drops`).
+//!   dependency on AMD (`pipeline::renamer::sbb_drops`).
 //! - **Order.** Groups in this order: explicit operands (by index, a memory operand's address
 //!   registers in its slot), address registers of implicit memory, implicit registers, flags;
 //!   reads before writes inside each group; no duplicate `(loc, kind, role)`.

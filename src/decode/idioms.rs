@@ -23,7 +23,7 @@
 //! EVEX compares into a mask register; `vpternlogd x,x,x,0xff` (optional in issue #2 and
 //! not in the Intel manual's list, so it keeps its register reads); `sbb r, r` (depends on
 //! CF, and on Intel on the register too: the analysis drops the register on AMD,
-//! `analysis::details::sbb_drops`); `mov r, r` (move elimination, the simulator's business).
+//! `pipeline::renamer::sbb_drops`); `mov r, r` (move elimination, the simulator's business).
 
 use iced_x86::{Instruction, Mnemonic, OpKind, Register};
 

@@ -187,7 +187,7 @@ fn render_side(
 
 /// The text of a JSON front-end source key.
 fn source_text(key: &str) -> Option<&'static str> {
-    use crate::frontend::Source;
+    use crate::pipeline::frontend::Source;
     [Source::Lsd, Source::Dsb, Source::DsbThenMite, Source::Mite]
         .into_iter()
         .find(|s| s.key() == key)

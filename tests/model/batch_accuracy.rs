@@ -11,7 +11,7 @@ use crate::common;
 
 use std::path::Path;
 
-use suaca::analysis::details::ModelOptions;
+use suaca::pipeline::ModelOptions;
 
 use suaca::batch::metrics::{kendall_tau, median, Metrics};
 

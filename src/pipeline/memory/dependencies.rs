@@ -22,13 +22,13 @@ use std::collections::HashMap;
 use iced_x86::Register;
 
 use super::address::{AddressMap, Origin, Relation, MAX_DISTANCE};
-use crate::analysis::program::{lead, longest_input_latency, produce_latency};
 use crate::db::{Endpoint, InstrDesc, LatVia};
 use crate::ir::{Instr, Loc, MemOperand};
+use crate::pipeline::latency::{lead, longest_input_latency, produce_latency};
 use crate::sim::SimInput;
 use crate::uarch::MicroArch;
 
-use super::Context;
+use crate::pipeline::Context;
 
 /// An address as named by the instruction: the [`UnknownPolicy::SameName`] fallback.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -3,7 +3,7 @@
 //! to a port as it issues; elsewhere, and with `--dispatch-port-assignment`, a µop takes the
 //! least used free port when it dispatches (SUACA).
 
-use super::Context;
+use crate::pipeline::Context;
 use crate::sim::{IssueRule, PortAssignment};
 use crate::uarch::{PortBinding, Role};
 

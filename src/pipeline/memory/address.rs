@@ -18,7 +18,7 @@
 //! Two accesses are related ([`AddressMap::relate`]) when the difference of their forms,
 //! for a given iteration distance, is a constant: then they overlap exactly when their byte
 //! ranges do. Otherwise the relation is [`Relation::Unknown`], and the policy of
-//! [`super::memory`] decides (docs/model.md, "Memory dependencies").
+//! [`super::dependencies`] decides (docs/model.md, "Memory dependencies").
 
 use std::collections::BTreeMap;
 
@@ -27,7 +27,7 @@ use iced_x86::{Mnemonic, OpKind, Register};
 use crate::ir::{AccessKind, Idiom, Instr, Loc, MemOperand};
 
 use super::harness::{plain_load, Harness};
-use super::is_stack_op;
+use crate::pipeline::renamer::is_stack_op;
 
 /// A value the analysis cannot express in terms of others.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -4,8 +4,8 @@
 use iced_x86::code_asm::*;
 
 use super::address::{AddressMap, Relation, Steady};
+use super::dependencies::{edges, MemEdge, UnknownPolicy};
 use super::harness::Harness;
-use super::memory::{edges, MemEdge, UnknownPolicy};
 use crate::decode::decode_bytes;
 use crate::ir::Instr;
 

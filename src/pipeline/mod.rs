@@ -1,27 +1,24 @@
-//! The pipeline details SUACA left as future work (thesis ch. 5, issue #7): macro- and
-//! micro-fusion, zero idioms and eliminated moves, the stack engine, memory dependencies, the
-//! front end's delivery rate and port assignment at issue. Each is a switch of
-//! [`ModelOptions`]; with all of them off ([`ModelOptions::SUACA`]) the program is exactly
-//! SUACA's.
+//! The pipeline's units and what each changes in the engine's program — the details SUACA
+//! left as future work (thesis ch. 5, issue #7): the front end ([`frontend`]: the
+//! cycle-level legacy decoders, the delivery rate, macro- and micro-fusion), the renamer
+//! ([`renamer`]: zero idioms and eliminated moves, the stack engine, fast pointer chasing),
+//! the ports ([`ports`]: data paths, port assignment at issue), memory ([`memory`]:
+//! addresses as values, store→load dependencies, store commits, a harness's values) and the
+//! edge latencies ([`latency`]). Each detail is a switch of [`ModelOptions`]; with all of
+//! them off ([`ModelOptions::SUACA`]) the program is exactly SUACA's.
 //!
-//! Owns: what the details change in the engine's program (slots, port masks, latencies,
-//! inputs, the delivery rate, when ports are bound). Must not touch: the engine (it only sees the result).
+//! Owns: what the units change in the program (slots, port masks, latencies, inputs, the
+//! delivery rate, when ports are bound). Must not touch: the engine (it only sees the
+//! result), the program builder (`analysis`) and the speed limits (`bounds`), which both
+//! import these rules.
 
-pub mod address;
-#[cfg(test)]
-mod address_tests;
-pub mod elimination;
 pub mod frontend;
-pub mod fusion;
-pub mod harness;
-pub mod issue_ports;
+pub mod latency;
 pub mod memory;
-pub mod pointer_chase;
 pub mod ports;
-pub mod stack_sync;
-pub mod store_commit;
+pub mod renamer;
 
-use crate::ir::{Instr, Loc};
+use crate::ir::Instr;
 use crate::uarch::MicroArch;
 
 /// Which pipeline details the program models.
@@ -40,7 +37,7 @@ pub struct ModelOptions {
     /// sequencer and taken branches (`--simple-frontend`: only the issue width).
     pub frontend: bool,
     /// On Intel cores with the parameters, the legacy decoders' rate comes from the
-    /// cycle-level front-end unit ([`crate::frontend`]: 16-byte predecode blocks, instruction
+    /// cycle-level front-end unit ([`crate::pipeline::frontend`]: 16-byte predecode blocks, instruction
     /// queue, decoders, MS) instead of average rates (`--average-frontend`).
     pub frontend_unit: bool,
     /// With the unit, a loop is streamed from the µop cache where its windows fit
@@ -101,7 +98,7 @@ pub struct ModelOptions {
     pub harness_pages: bool,
     /// The measurement harness whose starting register and memory values decide which
     /// addresses are equal (`--harness`); `None`: only what the code itself shows.
-    pub harness: Option<harness::Harness>,
+    pub harness: Option<memory::harness::Harness>,
 }
 
 impl ModelOptions {
@@ -257,100 +254,4 @@ pub struct Context<'a> {
     /// Whether the region is a loop with its own back branch (loop mode), not BHive-style
     /// unrolled copies: decides the unknown-provenance policy of memory dependencies.
     pub loop_mode: bool,
-}
-
-/// Whether `instr` moves rsp implicitly, which the stack engine handles in the front end.
-pub fn is_stack_op(instr: &Instr) -> bool {
-    use iced_x86::Mnemonic;
-    matches!(
-        instr.iced.mnemonic(),
-        Mnemonic::Push | Mnemonic::Pop | Mnemonic::Call | Mnemonic::Ret
-    )
-}
-
-/// Whether `consumer` is `sbb r, r` and `loc` its register on an AMD core, whose renamer
-/// knows the result is 0 or -1 by CF alone; Intel cores wait for the register (Agner Fog's
-/// microarchitecture manual, "Dependency-breaking instructions"; the uiCA paper's error
-/// anatomy: HSW `cmp eax, 1; sbb ebp, ebp; and bpl, 0x73; add ebp, 0x10a` runs at 4 cycles).
-pub fn sbb_drops(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
-    arch.vendor == crate::uarch::Vendor::Amd
-        && consumer.iced.mnemonic() == iced_x86::Mnemonic::Sbb
-        && crate::decode::idioms::same_sources(&consumer.iced)
-        && matches!(loc, Loc::Reg(r) | Loc::High8(r)
-            if r.full_register() == consumer.iced.op0_register().full_register())
-}
-
-/// Whether a shift or rotate by CL (`consumer`) does not wait for the flag `loc` on `arch`
-/// (`scheduler.cl_shifts_read_flags = false`): the flags it leaves alone when the count is
-/// 0 are no input there, unlike Intel's flag merge; a flag it reads anyway (`rcl`'s CF)
-/// stays. Zen 4 (testdata/asm/cl_shifts.s): `shl r9, cl; shl r10, cl` unrolled 1.00 cycle per
-/// copy, 2.00 through the flags.
-pub fn cl_shift_flags_drop(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
-    let Loc::Flag(f) = loc else {
-        return false;
-    };
-    arch.scheduler.cl_shifts_read_flags == Some(false)
-        && crate::decode::flag_kept_by_cl_shift(&consumer.iced, f)
-}
-
-/// Whether the renamer of `arch` drops `consumer`'s dependency through `loc` ([`sbb_drops`],
-/// [`cl_shift_flags_drop`]).
-pub fn renamer_drops(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
-    sbb_drops(arch, consumer, loc) || cl_shift_flags_drop(arch, consumer, loc)
-}
-
-/// Whether the dependency of a consumer on `producer` through `loc` disappears with the
-/// stack engine: an rsp update of push/pop/call/ret is known in the front end.
-pub fn stack_engine_drops(cx: &Context, producer: usize, loc: Loc) -> bool {
-    cx.model.stack_engine
-        && matches!(loc, Loc::Reg(iced_x86::Register::RSP))
-        && cx.instrs.get(producer).is_some_and(is_stack_op)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::decode::decode_bytes;
-    use crate::input::parse_hex;
-
-    /// `sbb ebp, ebp` depends on ebp on Intel, on CF alone on AMD.
-    #[test]
-    fn sbb_same_register_is_independent_of_it_on_amd_only() {
-        let i = decode_bytes(&parse_hex("19ed").unwrap(), 0).unwrap();
-        let rbp = Loc::Reg(iced_x86::Register::RBP);
-        let amd = crate::uarch::load("ZEN4").unwrap();
-        let intel = crate::uarch::load("HSW").unwrap();
-        assert!(sbb_drops(&amd, &i[0], rbp));
-        assert!(!sbb_drops(&intel, &i[0], rbp));
-        // sbb ebp, eax reads both on any vendor.
-        let i = decode_bytes(&parse_hex("19c5").unwrap(), 0).unwrap();
-        assert!(!sbb_drops(&amd, &i[0], rbp));
-    }
-
-    /// `shl r9, cl` waits for the flags on Intel, not on Zen 4; `rcl r9, cl` keeps CF there.
-    #[test]
-    fn cl_shifts_skip_the_flags_on_zen4_only() {
-        use crate::ir::Flag;
-        let zen4 = crate::uarch::load("ZEN4").unwrap();
-        let intel = crate::uarch::load("SKL").unwrap();
-        let shl = decode_bytes(&parse_hex("49d3e1").unwrap(), 0).unwrap();
-        assert!(cl_shift_flags_drop(&zen4, &shl[0], Loc::Flag(Flag::ZF)));
-        assert!(renamer_drops(&zen4, &shl[0], Loc::Flag(Flag::CF)));
-        assert!(!cl_shift_flags_drop(&intel, &shl[0], Loc::Flag(Flag::ZF)));
-        // Not a flag, not a CL shift, a flag read anyway.
-        assert!(!cl_shift_flags_drop(
-            &zen4,
-            &shl[0],
-            Loc::Reg(iced_x86::Register::R9)
-        ));
-        let shl_imm = decode_bytes(&parse_hex("49c1e102").unwrap(), 0).unwrap();
-        assert!(!cl_shift_flags_drop(
-            &zen4,
-            &shl_imm[0],
-            Loc::Flag(Flag::ZF)
-        ));
-        let rcl = decode_bytes(&parse_hex("49d3d1").unwrap(), 0).unwrap();
-        assert!(!cl_shift_flags_drop(&zen4, &rcl[0], Loc::Flag(Flag::CF)));
-        assert!(cl_shift_flags_drop(&zen4, &rcl[0], Loc::Flag(Flag::OF)));
-    }
 }

@@ -27,8 +27,8 @@ use crate::ir::Instr;
 use crate::uarch::{MicroArch, PortMask, Role};
 
 use super::address::AddressMap;
-use super::memory::UnknownPolicy;
-use super::ports::{is_gather, is_vector};
+use super::dependencies::UnknownPolicy;
+use crate::pipeline::ports::{is_gather, is_vector};
 
 /// The block two stores share to pair when the arch does not say (`memory.store_pair_bytes`).
 const DEFAULT_PAIR_BYTES: u32 = 64;

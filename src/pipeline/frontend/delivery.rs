@@ -7,11 +7,13 @@
 //! then loads an iteration no sooner than the front end delivered it; the issue width stays
 //! the engine's own limit.
 
-use super::ModelOptions;
 use crate::bounds::{BoundKind, Bounds, RowState};
 use crate::db::InstrDesc;
-use crate::frontend::{self, Branch, Item, Layout, LoopFrontEnd, LoopParams, Params, Source};
 use crate::ir::{BranchKind, Instr};
+use crate::pipeline::frontend::{
+    self, Branch, Item, Layout, LoopFrontEnd, LoopParams, Params, Source,
+};
+use crate::pipeline::ModelOptions;
 use crate::sim::Delivery;
 use crate::uarch::{MicroArch, Vendor};
 
@@ -24,7 +26,7 @@ const FRONT_END: [BoundKind; 5] = [
     BoundKind::TakenBranches,
 ];
 
-/// The front-end unit's cycles per iteration ([`crate::frontend`]).
+/// The front-end unit's cycles per iteration ([`crate::pipeline::frontend`]).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum UnitCycles {
     /// Unrolled code: the legacy decoders' (they stand in for the decoders' row).
@@ -162,7 +164,7 @@ pub fn unit_cycles(
     }
 }
 
-/// The legacy front end's view of the region's instructions (see [`crate::frontend`]):
+/// The legacy front end's view of the region's instructions (see [`crate::pipeline::frontend`]):
 /// lengths and offsets, µops from the decoders and the MS, and the macro-fused pairs under
 /// the same rule as the program's (uops.info `macro_fusible`).
 pub fn legacy_items(

@@ -6,6 +6,9 @@
 //! instruction's µops share a port within a cycle (the thesis' rule) they would not hold it
 //! longer, and as µops of the instruction they would delay its start everywhere.
 
+pub mod issue;
+
+use crate::db::InstrDesc;
 use crate::ir::Instr;
 use crate::uarch::{MicroArch, PortMask, Role};
 
@@ -228,7 +231,7 @@ pub fn store_data_on(
 pub fn store_groups(
     instrs: &[Instr],
     path: &[usize],
-    map: &super::address::AddressMap,
+    map: &crate::pipeline::memory::address::AddressMap,
     arch: &MicroArch,
 ) -> std::collections::HashMap<usize, PortMask> {
     let ports: Vec<usize> = arch.ports_with_role(Role::StoreData).iter().collect();
@@ -237,7 +240,7 @@ pub fn store_groups(
         return out;
     }
     let refs: Vec<&Instr> = path.iter().map(|&l| &instrs[l]).collect();
-    let mut groups: Vec<Vec<(super::address::Origin, i64)>> = Vec::new();
+    let mut groups: Vec<Vec<(crate::pipeline::memory::address::Origin, i64)>> = Vec::new();
     for (pos, instr) in refs.iter().enumerate() {
         for (k, m) in instr.mem.iter().enumerate() {
             if !m.write || m.agen || m.size == 0 {
@@ -271,6 +274,27 @@ fn extra(uops: &mut Vec<PortMask>, ports: PortMask, size: u32, width: Option<u32
     if let Some(&uop) = uops.iter().find(|u| !u.is_empty() && u.0 & !ports.0 == 0) {
         uops.extend(std::iter::repeat_n(uop, (chunks - 1) as usize));
     }
+}
+
+/// The µops of `desc`: one entry per µop with its allowed ports; µops the data lists without
+/// ports (or beyond the port groups) need none; at least one µop per instruction.
+pub fn uop_masks(desc: &InstrDesc) -> Vec<PortMask> {
+    let mut uops: Vec<PortMask> = desc
+        .port_groups
+        .iter()
+        .flat_map(|g| std::iter::repeat_n(g.ports, g.count as usize))
+        .collect();
+    let listed = uops.len() as u32;
+    if desc.uops > listed {
+        uops.extend(std::iter::repeat_n(
+            PortMask::EMPTY,
+            (desc.uops - listed) as usize,
+        ));
+    }
+    if uops.is_empty() {
+        uops.push(PortMask::EMPTY);
+    }
+    uops
 }
 
 #[cfg(test)]

@@ -17,7 +17,9 @@
 //! as `docs/model.md` ("Front end: loop mode") states it.
 
 mod decoders;
+pub mod delivery;
 mod dsb;
+pub mod fusion;
 mod loop_mode;
 mod lsd;
 mod predecoder;

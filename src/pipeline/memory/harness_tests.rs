@@ -4,9 +4,9 @@
 use iced_x86::code_asm::*;
 
 use super::{pages_entered_per_copy, Harness, BHIVE_COPIES};
-use crate::analysis::details::address::AddressMap;
-use crate::analysis::details::address_tests::code;
 use crate::ir::Instr;
+use crate::pipeline::memory::address::AddressMap;
+use crate::pipeline::memory::address_tests::code;
 
 fn pages(instrs: &[Instr], harness: Option<Harness>) -> f64 {
     let path: Vec<&Instr> = instrs.iter().collect();

@@ -7,7 +7,7 @@ use crate::db::{InstrDesc, Variant};
 use crate::ir::{BranchKind, Instr, Loc};
 use crate::uarch::{MicroArch, PortMask, Unlamination};
 
-use super::Context;
+use crate::pipeline::Context;
 
 /// Issue slots of `instr` alone (before macro-fusion).
 pub fn slots(cx: &Context, instr: &Instr, desc: &InstrDesc) -> u32 {
