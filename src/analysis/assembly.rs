@@ -14,7 +14,9 @@ use crate::sim::SimProgram;
 use crate::uarch::MicroArch;
 
 use super::program;
+use crate::pipeline::counts::Counts;
 use crate::pipeline::frontend::delivery as frontend;
+use crate::pipeline::frontend::rates::FrontEndRates;
 use crate::pipeline::memory::dependencies::GraphEdge;
 use crate::pipeline::memory::{address, dependencies, harness};
 use crate::pipeline::{Context, ModelOptions};
@@ -108,13 +110,28 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
     let deps = DepGraph::try_build(a.instrs, &cfg, looped, &limits)?;
     let loop_mode = a.loop_mode.unwrap_or(cfg.loop_branch().is_some());
     let memory = memory_edges(a, looped, loop_mode);
+    // The front end's per-line counts and rates, once: the delivery reads them, the speed
+    // limits show them.
+    let opts = BoundOptions::of(&a.model);
+    let counts = Counts::new(a.instrs, a.descs, a.arch, opts.counting());
+    let rates = FrontEndRates::of(a.instrs, &counts, a.arch);
+    let observe = |deps: &DepGraph, memory: &[GraphEdge]| {
+        let memory = bounds_memory(memory);
+        let code = bounds::Code {
+            instrs: a.instrs,
+            descs: a.descs,
+            deps,
+            memory: &memory,
+        };
+        bounds::observe(&code, a.arch, &opts, &counts, &rates)
+    };
     // Speed limits are per iteration of the loop: always with loop-carried dependencies.
     let bounds = if looped {
-        bounds_of(a, &deps, &memory)
+        observe(&deps, &memory)
     } else {
         let cfg2 = Cfg::build(a.instrs, a.start, a.end, 2);
         let looped_deps = DepGraph::try_build(a.instrs, &cfg2, true, &limits)?;
-        bounds_of(a, &looped_deps, &memory_edges(a, true, loop_mode))
+        observe(&looped_deps, &memory_edges(a, true, loop_mode))
     };
     let all: Vec<usize> = (0..a.instrs.len()).collect();
     let mut program = program::build(&all, a.descs, &deps, &context(a, looped, loop_mode));
@@ -130,7 +147,7 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
             if let Some(frontend::UnitCycles::Loop(l)) = unit {
                 front_end_source = Some(l.source);
             }
-            frontend::delivery(&bounds, a.arch, unit)
+            frontend::delivery(&rates, a.arch, unit)
         } else {
             let fused = program
                 .instrs
@@ -138,7 +155,7 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
                 .map(|i| u64::from(i.slots.unwrap_or(i.uops.len() as u32)))
                 .sum();
             let legacy = unit.and_then(frontend::UnitCycles::legacy);
-            frontend::unrolled_delivery(&bounds, a.arch, fused, a.copies, legacy)
+            frontend::unrolled_delivery(&rates, a.arch, fused, a.copies, legacy)
         };
     }
     Ok(RegionModel {
@@ -153,9 +170,9 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
     })
 }
 
-/// The speed limits, the chain row following the simulation's memory dependencies.
-fn bounds_of(a: &Assembly, deps: &DepGraph, memory: &[GraphEdge]) -> Bounds {
-    let memory: Vec<MemoryEdge> = memory
+/// The simulation's memory dependencies with a latency, for the speed limits' chain row.
+fn bounds_memory(memory: &[GraphEdge]) -> Vec<MemoryEdge> {
+    memory
         .iter()
         .filter_map(|e| {
             Some(MemoryEdge {
@@ -166,9 +183,7 @@ fn bounds_of(a: &Assembly, deps: &DepGraph, memory: &[GraphEdge]) -> Bounds {
                 forwarded: e.forwarded,
             })
         })
-        .collect();
-    let opts = BoundOptions::of(&a.model);
-    bounds::compute(a.instrs, a.descs, deps, &memory, a.arch, &opts)
+        .collect()
 }
 
 /// The address analysis' store→load edges with the simulation's latencies (`looped`: across

@@ -6,6 +6,9 @@
 use serde::Serialize;
 
 use super::BoundKind;
+pub use crate::pipeline::frontend::rates::{
+    DsbFacts, FrontEndSource, MicrocodeFacts, MiteFacts, MiteTerm,
+};
 
 /// The facts behind one row, one variant per limit.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -245,116 +248,6 @@ pub struct ChainStep {
     pub loc: String,
     /// Whether the edge crosses into the next iteration.
     pub carried: bool,
-}
-
-/// Why a front-end row is informational only.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FrontEndSource {
-    /// The loop streams from the LSD.
-    Lsd,
-    /// The loop runs from the µop cache.
-    UopCache,
-    /// The loop is larger than the µop cache.
-    TooLargeForUopCache,
-}
-
-/// Row 10.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DsbFacts {
-    /// No µop cache on the arch (or its size is unknown).
-    NoCache,
-    /// Its window or rate is unknown.
-    ParametersUnknown,
-    /// The windows the code touches.
-    Windows {
-        /// Fused µops per window, in address order.
-        uops: Vec<u32>,
-        /// Window size in bytes.
-        window_bytes: u32,
-        /// µops per cycle.
-        per_cycle: u32,
-        /// The region is a loop (else straight-line copies share windows).
-        looped: bool,
-        /// A loop's iteration takes whole cycles of `per_cycle` µops, at least one per
-        /// window (`front_end.uop_cache_whole_cycles`), not a window's fraction.
-        whole_cycles: bool,
-        /// Why the row is informational, if it is.
-        informational: Option<FrontEndSource>,
-    },
-}
-
-/// One term of the decoders' `max(...)`, with its cycles.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "term", rename_all = "snake_case")]
-pub enum MiteTerm {
-    /// Bytes / bytes per cycle, plus length-changing-prefix stalls.
-    Bytes {
-        /// Code bytes.
-        bytes: usize,
-        /// Bytes decoded per cycle.
-        per_cycle: u32,
-        /// Instructions with a length-changing prefix.
-        lcp: usize,
-        /// Stall per LCP, cycles.
-        lcp_penalty: u32,
-        /// The term's cycles.
-        cycles: f64,
-    },
-    /// Instructions / decoders.
-    Instructions {
-        /// Instructions, a macro-fused pair once.
-        instructions: usize,
-        /// Decoders.
-        decoders: u32,
-        /// The term's cycles.
-        cycles: f64,
-    },
-    /// Multi-µop instructions: one per cycle (one complex decoder).
-    MultiUop {
-        /// Such instructions.
-        instructions: usize,
-        /// The term's cycles.
-        cycles: f64,
-    },
-    /// µops / decoder µops per cycle.
-    Uops {
-        /// µops from the decoders.
-        uops: u64,
-        /// µops per cycle.
-        per_cycle: u32,
-        /// The term's cycles.
-        cycles: f64,
-    },
-}
-
-/// Row 11 (decoders).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MiteFacts {
-    /// The terms of the maximum; empty when the decoder parameters are unknown.
-    pub terms: Vec<MiteTerm>,
-    /// Code bytes.
-    pub bytes: usize,
-    /// Instructions, a macro-fused pair once.
-    pub instructions: usize,
-    /// Multi-µop instructions.
-    pub multi_uop: usize,
-    /// Why the row is informational, if it is.
-    pub informational: Option<FrontEndSource>,
-}
-
-/// Row 11 (microcode sequencer).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MicrocodeFacts {
-    /// No line has data.
-    pub no_data: bool,
-    /// µops from the sequencer per iteration.
-    pub uops: u64,
-    /// Lines with sequencer µops.
-    pub lines: Vec<usize>,
-    /// Sequencer µops per cycle, if known.
-    pub per_cycle: Option<u32>,
 }
 
 /// A structure of the out-of-order window.

@@ -23,7 +23,6 @@
 //!   never silently 0.
 
 mod chain;
-mod count;
 pub mod facts;
 mod frontend;
 mod memory;
@@ -38,6 +37,8 @@ use serde::Serialize;
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
 use crate::ir::Instr;
+use crate::pipeline::counts::{CountOptions, Counts};
+use crate::pipeline::frontend::rates::FrontEndRates;
 use crate::uarch::MicroArch;
 
 pub use chain::max_cycle_ratio;
@@ -279,6 +280,16 @@ pub struct BoundOptions {
 }
 
 impl BoundOptions {
+    /// The switches the per-line counts follow.
+    pub fn counting(&self) -> CountOptions {
+        CountOptions {
+            macro_fusion: self.macro_fusion,
+            micro_fusion: self.micro_fusion,
+            free_nops: self.free_nops,
+            transfer_alus: self.transfer_alus,
+        }
+    }
+
     /// The options that follow the model's switches, as the simulation uses them.
     pub fn of(model: &crate::pipeline::ModelOptions) -> Self {
         BoundOptions {
@@ -335,12 +346,50 @@ pub fn compute(
     arch: &MicroArch,
     opts: &BoundOptions,
 ) -> Bounds {
-    let counts = count::Counts::new(instrs, descs, arch, opts);
+    let counts = Counts::new(instrs, descs, arch, opts.counting());
+    let front_end = FrontEndRates::of(instrs, &counts, arch);
+    let code = Code {
+        instrs,
+        descs,
+        deps,
+        memory,
+    };
+    observe(&code, arch, opts, &counts, &front_end)
+}
+
+/// The region the speed limits describe: its instructions, their data, the dependency graph
+/// and the memory dependencies (see [`compute`]).
+pub struct Code<'a> {
+    /// One iteration's instructions.
+    pub instrs: &'a [Instr],
+    /// Their data (`None`: no data).
+    pub descs: &'a [Option<InstrDesc>],
+    /// The dependency graph with loop-carried edges.
+    pub deps: &'a DepGraph,
+    /// The simulation's store→load dependencies.
+    pub memory: &'a [MemoryEdge],
+}
+
+/// The speed limits of `code` from the per-line `counts` and the front end's rates the model
+/// computed ([`compute`] computes them itself).
+pub fn observe(
+    code: &Code,
+    arch: &MicroArch,
+    opts: &BoundOptions,
+    counts: &Counts,
+    front_end: &FrontEndRates,
+) -> Bounds {
+    let Code {
+        instrs,
+        descs,
+        deps,
+        memory,
+    } = *code;
     let mem = memory::MemCounts::new(instrs, arch, opts);
-    let mut rows = frontend::width_rows(&counts, arch);
-    let pressure = ports::row(&counts, descs, arch);
+    let mut rows = frontend::width_rows(counts, arch);
+    let pressure = ports::row(counts, descs, arch);
     rows.push(pressure.row);
-    rows.push(ports::divider_row(&counts, descs));
+    rows.push(ports::divider_row(counts, descs));
     rows.push(ports::serializing_row(instrs, descs, opts));
     rows.extend(memory::rows(&mem, arch));
     rows.push(BoundRow::new(
@@ -351,9 +400,9 @@ pub fn compute(
     ));
     let (chain_row, chain) = chain::row(instrs, descs, deps, memory, arch, opts);
     rows.push(chain_row);
-    rows.extend(frontend::front_end_rows(instrs, &counts, arch));
-    rows.push(frontend::taken_row(instrs, &counts, arch));
-    rows.push(window::row(instrs, &counts, &mem, arch));
+    rows.extend(frontend::front_end_rows(front_end, counts));
+    rows.push(frontend::taken_row(front_end));
+    rows.push(window::row(instrs, counts, &mem, arch));
     finish(rows, pressure.loads, pressure.critical, chain)
 }
 

@@ -13,11 +13,11 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::count::Counts;
 use super::facts::{BoundFacts, PortFacts, PortGroup, PortSolution};
 use super::{BoundKind, BoundOptions, BoundRow, PortLoad, RowState};
 use crate::db::InstrDesc;
 use crate::ir::Instr;
+use crate::pipeline::counts::Counts;
 use crate::pipeline::ports::uop_masks;
 use crate::uarch::{MicroArch, PortMask, Role};
 

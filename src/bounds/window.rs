@@ -2,11 +2,11 @@
 //! structure holds. When one iteration does not fit a structure, iterations cannot overlap
 //! and the steady-state bounds above are optimistic.
 
-use super::count::Counts;
 use super::facts::{BoundFacts, Structure, WindowFacts, WindowUse};
 use super::memory::MemCounts;
 use super::{BoundKind, BoundRow, RowState};
 use crate::ir::BranchKind;
+use crate::pipeline::counts::Counts;
 use crate::uarch::MicroArch;
 
 /// Row 14.

@@ -12,6 +12,7 @@
 //! result), the program builder (`analysis`) and the speed limits (`bounds`), which both
 //! import these rules.
 
+pub mod counts;
 pub mod frontend;
 pub mod latency;
 pub mod memory;

@@ -1,30 +1,20 @@
 //! The front end's delivery rate: the cycles per iteration its binding part needs — the µop
 //! cache, or the legacy decoders (predecoder bytes, decoders, length-changing-prefix stalls),
-//! the microcode sequencer, the loop stream detector and taken branches — taken from the
-//! speed-limit rows, which model these parts per the uiCA paper (arXiv 2107.14210) and SL
-//! §3.6–3.7. On Intel the front-end unit replaces the rows it models: the legacy decoders'
-//! for unrolled code, the LSD, µop cache and decoders for loops ([`UnitCycles`]). The engine
+//! the microcode sequencer, the loop stream detector and taken branches — from the front
+//! end's rates ([`super::rates`], per the uiCA paper, arXiv 2107.14210, and SL §3.6–3.7;
+//! the speed limits show the same rates). On Intel the front-end unit replaces the parts it
+//! models: the legacy decoders for unrolled code, the LSD, µop cache and decoders for loops
+//! ([`UnitCycles`]). The engine
 //! then loads an iteration no sooner than the front end delivered it; the issue width stays
 //! the engine's own limit.
 
-use crate::bounds::{BoundKind, Bounds, RowState};
+use super::rates::FrontEndRates;
+use super::{self as frontend, Branch, Item, Layout, LoopFrontEnd, LoopParams, Params, Source};
 use crate::db::InstrDesc;
 use crate::ir::{BranchKind, Instr};
-use crate::pipeline::frontend::{
-    self, Branch, Item, Layout, LoopFrontEnd, LoopParams, Params, Source,
-};
 use crate::pipeline::ModelOptions;
 use crate::sim::Delivery;
 use crate::uarch::{MicroArch, Vendor};
-
-/// Rows that describe the front end.
-const FRONT_END: [BoundKind; 5] = [
-    BoundKind::Dsb,
-    BoundKind::Mite,
-    BoundKind::Microcode,
-    BoundKind::Lsd,
-    BoundKind::TakenBranches,
-];
 
 /// The front-end unit's cycles per iteration ([`crate::pipeline::frontend`]).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -32,7 +22,7 @@ pub enum UnitCycles {
     /// Unrolled code: the legacy decoders' (they stand in for the decoders' row).
     Legacy(f64),
     /// A loop: the part that streams it (it stands in for the µop cache, decoders,
-    /// microcode and LSD rows; the taken-branch row still binds unless the LSD streams).
+    /// microcode and LSD; taken branches still bind unless the LSD streams).
     Loop(LoopFrontEnd),
 }
 
@@ -46,41 +36,42 @@ impl UnitCycles {
     }
 }
 
-/// Cycles per iteration of the binding front-end row, if any binds; `unit`, the front-end
-/// unit's cycles, stands in for the rows it models (see [`UnitCycles`]).
-pub fn period(bounds: &Bounds, unit: Option<UnitCycles>) -> Option<f64> {
-    let bound = |kind: BoundKind| {
-        bounds
-            .rows
-            .iter()
-            .filter(move |r| r.kind == kind && r.state == RowState::Bound)
-            .filter_map(|r| r.cycles)
-    };
+/// Cycles per iteration of the binding front-end part, if any binds; `unit`, the front-end
+/// unit's cycles, stands in for the parts it models (see [`UnitCycles`]).
+pub fn period(fe: &FrontEndRates, unit: Option<UnitCycles>) -> Option<f64> {
     let max = |m: Option<f64>, c: f64| Some(m.map_or(c, |m: f64| m.max(c)));
     if let Some(UnitCycles::Loop(l)) = unit {
         let taken = if l.source == Source::Lsd {
             None
         } else {
-            bound(BoundKind::TakenBranches).fold(None, max)
+            fe.taken.binding()
         };
         return max(taken, l.cycles);
     }
-    let legacy = unit.and_then(UnitCycles::legacy);
-    FRONT_END
-        .iter()
-        .flat_map(|&k| {
-            bound(k).map(move |c| match (k, legacy) {
-                (BoundKind::Mite, Some(l)) => l,
-                _ => c,
-            })
-        })
-        .fold(None, max)
+    // The decoders' part binds as the average rates have it; the unit says how fast.
+    let mite = fe
+        .mite
+        .binding()
+        .map(|c| unit.and_then(UnitCycles::legacy).unwrap_or(c));
+    [
+        fe.dsb.binding(),
+        mite,
+        fe.microcode.binding(),
+        fe.taken.binding(),
+    ]
+    .into_iter()
+    .flatten()
+    .fold(None, max)
 }
 
 /// The delivery the engine enforces: the period, with the instruction queue as the distance
 /// the front end may run ahead (queue µops / issue width cycles). `unit`: see [`period`].
-pub fn delivery(bounds: &Bounds, arch: &MicroArch, unit: Option<UnitCycles>) -> Option<Delivery> {
-    let p = period(bounds, unit)?;
+pub fn delivery(
+    fe: &FrontEndRates,
+    arch: &MicroArch,
+    unit: Option<UnitCycles>,
+) -> Option<Delivery> {
+    let p = period(fe, unit)?;
     let queue = arch.front_end.idq_uops.unwrap_or(arch.issue_width * 16);
     let ahead = u64::from(queue / arch.issue_width.max(1));
     Delivery::every(p, ahead)
@@ -97,18 +88,12 @@ pub fn delivery(bounds: &Bounds, arch: &MicroArch, unit: Option<UnitCycles>) -> 
 /// profile keeps the unrolled body within it. The microcode sequencer limits either way.
 /// `legacy`, the front-end unit's cycles (which include the MS), replaces both on Intel.
 pub fn unrolled_delivery(
-    bounds: &Bounds,
+    rates: &FrontEndRates,
     arch: &MicroArch,
     fused: u64,
     copies: u32,
     legacy: Option<f64>,
 ) -> Option<Delivery> {
-    let row = |kind| {
-        bounds
-            .row(kind)
-            .filter(|r| r.state != RowState::Unknown && r.state != RowState::NotApplicable)
-            .and_then(|r| r.cycles)
-    };
     let fe = &arch.front_end;
     let op_cache = match (arch.vendor, fe.uop_cache_uops, fe.uop_cache_uops_per_cycle) {
         (Vendor::Amd, Some(cap), Some(rate))
@@ -118,10 +103,10 @@ pub fn unrolled_delivery(
         }
         _ => None,
     };
-    let stream = op_cache.or_else(|| row(BoundKind::Mite));
+    let stream = op_cache.or_else(|| rates.mite.known());
     let p = match legacy {
         Some(l) if op_cache.is_none() => l,
-        _ => [stream, row(BoundKind::Microcode)]
+        _ => [stream, rates.microcode.known()]
             .into_iter()
             .flatten()
             .fold(None, |m: Option<f64>, c| {

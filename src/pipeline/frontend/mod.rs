@@ -23,6 +23,7 @@ pub mod fusion;
 mod loop_mode;
 mod lsd;
 mod predecoder;
+pub mod rates;
 #[cfg(test)]
 mod tests;
 

@@ -1,14 +1,27 @@
-//! Per-line counts shared by several rows: fused-domain slots with macro-fused pairs counted
-//! once, unfused µops, lines without data.
+//! Per-line counts the front end's rates and several speed limits share: fused-domain slots
+//! with macro-fused pairs counted once (as the simulation issues them), unfused µops, the
+//! decoders' and the microcode sequencer's µops, lines without data.
 
-use super::BoundOptions;
 use crate::db::InstrDesc;
 use crate::ir::{BranchKind, Instr};
 use crate::uarch::MicroArch;
 
-/// What the width, front-end and window rows need per line.
+/// The model's switches the counts follow (the simulation's).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CountOptions {
+    /// Macro-fused flag-writer + Jcc pairs count once.
+    pub macro_fusion: bool,
+    /// Slots with micro-fusion (off: one per unfused µop).
+    pub micro_fusion: bool,
+    /// NOPs take no issue slot where the arch dispatches none for them.
+    pub free_nops: bool,
+    /// Moves from the vector unit into a GPR hold every integer ALU where the arch says so.
+    pub transfer_alus: bool,
+}
+
+/// What the front end, the width, port and window rows need per line.
 #[derive(Clone, Debug)]
-pub(super) struct Counts {
+pub struct Counts {
     /// Number of lines.
     pub n: usize,
     /// Fused-domain slots per line; the Jcc of a macro-fused pair has 0 (the pair is counted
@@ -37,11 +50,12 @@ pub(super) struct Counts {
 }
 
 impl Counts {
+    /// The counts of `instrs` (`descs[line]`: its data, `None` without).
     pub fn new(
         instrs: &[Instr],
         descs: &[Option<InstrDesc>],
         arch: &MicroArch,
-        opts: &BoundOptions,
+        opts: CountOptions,
     ) -> Self {
         let n = instrs.len();
         let desc = |i: usize| descs.get(i).and_then(Option::as_ref);
