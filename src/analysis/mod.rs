@@ -418,6 +418,7 @@ pub fn analyze_region(
             Some(_) => {}
         }
     }
+    warnings.extend(warning::x87_stack_unbalanced(instrs));
     let detail = opts
         .detail
         .map(|line| detail_report(line, instrs, descs, &deps, &main, opts.iterations));

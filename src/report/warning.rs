@@ -49,6 +49,21 @@ pub fn message(w: &Warning) -> String {
         Warning::Assembler(message) => message.clone(),
         Warning::Dataset(d) => dataset_message(d),
         Warning::IgnoredOption(note) => note.clone(),
+        Warning::X87StackUnbalanced { pushed, lines } => {
+            let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
+            let (how, what) = if *pushed > 0 {
+                ("grows", "every push past the eighth value overflows it")
+            } else {
+                ("shrinks", "every pop of an empty register underflows it")
+            };
+            let s = if lines.len() == 1 { "" } else { "s" };
+            format!(
+                "the x87 register stack {how} by {} per iteration (line{s} {}): repeated, {what} \
+                 (a stack fault), which costs far more than the throughput above",
+                pushed.abs(),
+                lines.join(", ")
+            )
+        }
     }
 }
 

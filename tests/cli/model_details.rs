@@ -666,3 +666,35 @@ fn bhive_pays_for_every_page_its_run_enters() {
     );
     assert!(near(t(&with), t(&without)));
 }
+
+/// A region whose pass leaves the x87 stack deeper (`fld` without a pop) says that repeated it
+/// overflows the stack, in the text report and the JSON warnings; a balanced `fld; fstp` does
+/// not. (BHive's HSW `push r12; push rbp; push rbx; sub rsp, 0xd0; fld tbyte ptr [rdi+0x10];
+/// cmp dword ptr [rax], esi` measures 337 cycles a copy: `scripts/accuracy.sh` predictions.)
+#[test]
+fn an_x87_stack_that_grows_is_named() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let run = |extra: &[&str], hex: &str| {
+        let mut args = vec!["--arch", "ZEN4", "-p", "--hex", hex];
+        args.extend_from_slice(extra);
+        let out = suaca(&args, home.path());
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout)
+    };
+    // fld qword ptr [rdi]; add rdi, 8
+    let grows = run(&[], "dd074883c708");
+    assert!(
+        grows.contains("the x87 register stack grows by 1 per iteration (line 0)"),
+        "{grows}"
+    );
+    let json = run(&["--json"], "dd074883c708");
+    assert!(
+        json.contains("every push past the eighth value overflows it"),
+        "{json}"
+    );
+    // fld qword ptr [rdi]; fstp qword ptr [rsi]; add rax, rcx (the embedded ZEN4 data has no
+    // x87 forms: the `add` gives the region something to simulate)
+    let balanced = run(&[], "dd07dd1e4801c8");
+    assert!(balanced.contains("no data for `fld"), "{balanced}");
+    assert!(!balanced.contains("x87 register stack"), "{balanced}");
+}
