@@ -415,6 +415,12 @@ pub fn analyze_region(
                     text: instr.text.clone(),
                     arch: machine.name.clone(),
                 }),
+            Some(d) if d.div_cycles.is_none() && crate::db::uses_divider(&d.string) => warnings
+                .push(Warning::NoDividerData {
+                    line: instr.line,
+                    text: instr.text.clone(),
+                    arch: machine.name.clone(),
+                }),
             Some(_) => {}
         }
     }

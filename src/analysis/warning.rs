@@ -25,6 +25,16 @@ pub enum Warning {
         /// The arch.
         arch: String,
     },
+    /// A divide or square root whose data gives the divider no busy cycles (no `div_cycles`,
+    /// no `TP_unrolled` beyond its ports'): only its ports limit its throughput.
+    NoDividerData {
+        /// The line (0-based in its region).
+        line: usize,
+        /// Its instruction (Intel syntax).
+        text: String,
+        /// The arch.
+        arch: String,
+    },
     /// `-b` asked for the branch analysis of a region without a conditional jump.
     NoConditionalJump,
     /// A warning of the assembler, in its own words (mapped to the user's file).

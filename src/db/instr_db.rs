@@ -125,11 +125,32 @@ fn non_negative(v: Option<i32>) -> Option<u32> {
 /// Most µops a gather or scatter may have (16 elements measured 85–96 on Zen 4).
 const MAX_GATHER_UOPS: u32 = 128;
 
+/// Whether the instruction named `name` (an iclass, or the first word of a uops.info string
+/// such as `DIVSD (XMM, XMM)`) runs on the divider: divides and square roots, integer, SSE,
+/// AVX and x87 (not the reciprocal estimates `RSQRT*`).
+pub fn uses_divider(name: &str) -> bool {
+    let name = name.split_whitespace().next().unwrap_or("");
+    [
+        "DIV", "IDIV", "VDIV", "FDIV", "FIDIV", "SQRT", "VSQRT", "FSQRT",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
+/// The divider's busy cycles of a divide that has none in the data: uops.info counts them
+/// only where a performance counter exists (Intel); on AMD the throughput its ports do not
+/// explain is the divider's, to the nearest whole cycle (`TP_unrolled` 4.5 with `TP_ports`
+/// 0.5: 5 cycles, as `suaca measure` counts `DIVSD` on Zen 4).
+fn divider_from_throughput(tp_unrolled: Option<f64>, tp_ports: Option<f64>) -> Option<u32> {
+    let tp = tp_unrolled?;
+    (tp >= tp_ports.unwrap_or(0.0) + 1.0).then(|| (tp.round() as u32).max(1))
+}
+
 fn make_static(
     v: &MeasureValues,
     base: &MeasureValues,
     ports: &dyn Fn(&PortGroup) -> Option<PortMask>,
-    max_uops: u32,
+    (max_uops, divides): (u32, bool),
 ) -> Result<Static, String> {
     let mut port_groups = Vec::new();
     for g in v.ports.iter().flat_map(|p| &p.groups) {
@@ -154,10 +175,18 @@ fn make_static(
     }
     // Fields a suffixed group leaves out (divider, fusion, throughput) come from the plain one.
     let tp_unrolled = v.tp_unrolled.or(base.tp_unrolled);
-    let div_cycles = v.div_cycles.or(base.div_cycles).map(|d| match tp_unrolled {
-        Some(tp) if tp < d as f64 => (tp.floor() as u32).max(1),
-        _ => d,
-    });
+    let div_cycles = v
+        .div_cycles
+        .or(base.div_cycles)
+        .map(|d| match tp_unrolled {
+            Some(tp) if tp < d as f64 => (tp.floor() as u32).max(1),
+            _ => d,
+        })
+        .or_else(|| {
+            divides
+                .then(|| divider_from_throughput(tp_unrolled, v.tp_ports.or(base.tp_ports)))
+                .flatten()
+        });
     Ok(Static {
         uops: v.uops.unwrap_or(port_uops),
         port_groups,
@@ -217,7 +246,8 @@ impl InstrDb {
                 } else {
                     crate::sim::MAX_UOPS_PER_INSTR as u32
                 };
-                let mk = |v: &MeasureValues| make_static(v, &m.base, &ports, max_uops);
+                let divides = uses_divider(&f.iclass);
+                let mk = |v: &MeasureValues| make_static(v, &m.base, &ports, (max_uops, divides));
                 [
                     Some(mk(&m.base)),
                     m.same_reg.as_ref().map(mk),

@@ -23,7 +23,7 @@ mod opcode;
 pub mod serializing;
 
 pub use desc::{Endpoint, InstrDesc, LatVia, OpLatency, PortGroupDesc, Variant};
-pub use instr_db::{InstrDb, Match};
+pub use instr_db::{uses_divider, InstrDb, Match};
 pub use matcher::{signature, NoMatch};
 pub use names::{xed_base_name, xed_name};
 

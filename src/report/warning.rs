@@ -45,6 +45,10 @@ pub fn message(w: &Warning) -> String {
             "line {line}: no data for the locked form of `{text}` on {arch}; the plain form's \
              figures are used, and a locked operation takes longer"
         ),
+        Warning::NoDividerData { line, text, arch } => format!(
+            "line {line}: the {arch} data gives `{text}` no divider cycles (no `div_cycles` and \
+             no throughput beyond its ports'); only its ports limit it, likely too fast"
+        ),
         Warning::NoConditionalJump => "-b: the region has no conditional jump".to_string(),
         Warning::Assembler(message) => message.clone(),
         Warning::Dataset(d) => dataset_message(d),

@@ -698,3 +698,38 @@ fn an_x87_stack_that_grows_is_named() {
     assert!(balanced.contains("no data for `fld"), "{balanced}");
     assert!(!balanced.contains("x87 register stack"), "{balanced}");
 }
+
+/// On a Zen record without `div_cycles` the divider is busy for the throughput its ports do
+/// not explain (testdata/xml/amd_divider.xml: `divsd` 4.5 against 0.5, 5 cycles): two
+/// independent divides take 10 cycles without dependencies, not the ports' 1; a `sqrtsd`
+/// without such a throughput is named in a warning.
+#[test]
+fn amd_divides_occupy_the_divider() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let xml = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/xml/amd_divider.xml");
+    // divsd xmm0, xmm2; divsd xmm1, xmm3; sqrtsd xmm4, xmm1
+    let args = [
+        "--arch",
+        "ZEN3",
+        "--uops-xml",
+        xml,
+        "-nd",
+        "--hex",
+        "f20f5ec2f20f5ecbf20f51e1",
+    ];
+    let out = suaca(&args, home.path());
+    assert!(out.status.success());
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let nd = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Block throughput without dependencies: "))
+        .and_then(|v| v.trim_end_matches(" cycles").parse::<f64>().ok())
+        .expect("the -nd line");
+    assert!((nd - 10.0).abs() < 0.1, "{nd}");
+    assert!(
+        text.contains("line 2: the ZEN3 data gives `sqrtsd xmm4, xmm1` no divider cycles"),
+        "{text}"
+    );
+    assert!(!text.contains("gives `divsd"), "{text}");
+}

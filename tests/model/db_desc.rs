@@ -193,3 +193,28 @@ fn suppressed_operand_iced_lists_explicitly() {
     assert_eq!((l.from, l.cycles), (reg(RAX), 4.0));
     assert!(matches!(l.to, Endpoint::Mem(_)));
 }
+
+/// uops.info counts the divider's busy cycles only on Intel: a Zen record of a divide has
+/// `TP_unrolled` and `TP_ports` alone, and the throughput its ports do not explain is the
+/// divider's (DIVSD 4.5 against 0.5: 5 cycles, to the nearest whole cycle). A divide with no
+/// such throughput gets none (the analyzer warns), nor does a multiply whatever its
+/// throughput (testdata/xml/amd_divider.xml).
+#[test]
+fn amd_divides_take_the_divider_from_their_throughput() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/xml/amd_divider.xml");
+    let records = read_file(&path, &ArchFilter::All).expect("fixture parses");
+    let zen3 = suaca::uarch::load("ZEN3").expect("ZEN3 arch");
+    let db = InstrDb::new(&records, "ZEN3", |g| zen3.port_mask(g));
+    let describe = |bytes: &[u8]| {
+        let instrs = suaca::decode::decode_bytes(bytes, 0x1000).expect("decodes");
+        db.describe(&instrs[0]).expect("described")
+    };
+    assert_eq!(describe(&[0xf2, 0x0f, 0x5e, 0xc1]).div_cycles, Some(5)); // divsd xmm0, xmm1
+    assert_eq!(describe(&[0xf2, 0x0f, 0x51, 0xc1]).div_cycles, None); // sqrtsd xmm0, xmm1
+    assert_eq!(describe(&[0xf2, 0x0f, 0x59, 0xc1]).div_cycles, None); // mulsd xmm0, xmm1
+    assert!(suaca::db::uses_divider("VSQRTPD (YMM, YMM)"));
+    assert!(suaca::db::uses_divider("IDIV"));
+    assert!(suaca::db::uses_divider("FDIVRP"));
+    assert!(!suaca::db::uses_divider("VRSQRTPS (XMM, XMM)"));
+    assert!(!suaca::db::uses_divider("MULSD"));
+}
