@@ -186,8 +186,9 @@ mod tests {
     use super::*;
     use suaca::measure::CalibrationError;
 
-    /// A block whose clock check kept failing on a busy host is a `refused` row with the
-    /// reason; a broken clock and other harness failures still end the batch.
+    /// A block whose clock check kept failing on a busy host, or whose processes never
+    /// agreed, is a `refused` row with the reason; a broken clock and other harness failures
+    /// still end the batch.
     #[test]
     fn a_refused_clock_check_is_a_row_not_the_end() {
         let drift = CalibrationError::Drift {
@@ -196,24 +197,24 @@ mod tests {
             drift: 9.0,
             limit: 2.0,
         };
-        let r = record_of(Err(MeasureError::Calibration(drift).into()), 3)
-            .unwrap_or_else(|_| panic!("a row"));
-        assert_eq!(r.status, "refused");
-        assert_eq!(r.instructions, Some(3));
-        assert!(r.detail.contains("core clock unstable"), "{}", r.detail);
-        assert!(r.cycles.is_none());
         let disagree = CalibrationError::Disagree {
             low: 1.0,
             high: 1.7,
             processes: 9,
             pct: 2.0,
         };
-        let r = record_of(Err(MeasureError::Calibration(disagree).into()), 3)
-            .unwrap_or_else(|_| panic!("a row"));
-        assert_eq!(r.status, "refused");
-        assert!(r
-            .detail
-            .starts_with("the host was too busy to time it: its 9 processes"));
+        for (e, why) in [
+            (drift, "core clock unstable"),
+            (disagree, "its 9 processes disagreed"),
+        ] {
+            let r = record_of(Err(MeasureError::Calibration(e).into()), 3)
+                .unwrap_or_else(|_| panic!("a row"));
+            assert_eq!(r.status, "refused");
+            assert_eq!(r.instructions, Some(3));
+            assert!(r.detail.starts_with("the host was too busy to time it: "));
+            assert!(r.detail.contains(why), "{}", r.detail);
+            assert!(r.cycles.is_none());
+        }
         let harness = MeasureError::Harness(suaca::measure::HarnessError::IncompleteResult);
         assert!(record_of(Err(harness.into()), 3).is_err());
         let broken = MeasureError::Calibration(CalibrationError::Invalid(0.0));

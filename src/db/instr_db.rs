@@ -150,7 +150,8 @@ fn make_static(
     v: &MeasureValues,
     base: &MeasureValues,
     ports: &dyn Fn(&PortGroup) -> Option<PortMask>,
-    (max_uops, divides): (u32, bool),
+    max_uops: u32,
+    divides: bool,
 ) -> Result<Static, String> {
     let mut port_groups = Vec::new();
     for g in v.ports.iter().flat_map(|p| &p.groups) {
@@ -247,7 +248,7 @@ impl InstrDb {
                     crate::sim::MAX_UOPS_PER_INSTR as u32
                 };
                 let divides = uses_divider(&f.iclass);
-                let mk = |v: &MeasureValues| make_static(v, &m.base, &ports, (max_uops, divides));
+                let mk = |v: &MeasureValues| make_static(v, &m.base, &ports, max_uops, divides);
                 [
                     Some(mk(&m.base)),
                     m.same_reg.as_ref().map(mk),

@@ -248,13 +248,12 @@ impl Engine {
         let mut done_procs = 0;
         let mut refused = 0;
         let agree = self.agree;
-        let settled = |v: &[f64]| timer::consensus(v, agree).is_none_or(|(_, ok)| ok);
         while done_procs < self.processes + self.extra_processes {
             // After the protocol's processes, only the benchmarks that disagree run again.
             let extra = done_procs >= self.processes;
             let todo: Vec<usize> = (0..specs.len())
                 .filter(|&i| outcomes[i].is_none() && pairs[i].is_some())
-                .filter(|&i| !extra || !settled(&per_proc[i]))
+                .filter(|&i| !extra || !timer::settled(&per_proc[i], agree))
                 .collect();
             if todo.is_empty() {
                 break;

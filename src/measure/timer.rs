@@ -284,6 +284,11 @@ pub fn consensus(v: &[f64], tol: f64) -> Option<(f64, bool)> {
     median(&s).map(|m| (m, false))
 }
 
+/// Whether per-process results `v` are settled ([`consensus`]; none yet counts as settled).
+pub fn settled(v: &[f64], tol: f64) -> bool {
+    consensus(v, tol).is_none_or(|(_, ok)| ok)
+}
+
 /// Rounds like uops.info's `fancyRound`: to a multiple of 1/5, 1/4 or 1/3 when within 0.015
 /// (tried in that order), otherwise to two decimals.
 pub fn fancy_round(x: f64) -> f64 {
@@ -446,6 +451,10 @@ mod tests {
         );
         assert_eq!(consensus(&[], 0.02), None);
         assert_eq!(consensus(&[2.0], 0.02), Some((2.0, true)));
+        // The profiler's loop in CI on a busy Zen 3: two of three processes at 1.73.
+        assert!(!settled(&[1.7295, 1.0, 1.73], 0.02));
+        assert!(settled(&[1.7295, 1.0, 1.73, 1.003], 0.02));
+        assert!(settled(&[], 0.02));
     }
 
     #[test]

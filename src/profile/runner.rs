@@ -115,9 +115,7 @@ impl Profiler {
         let (agree, wanted) = (self.opts.agree, self.opts.processes.max(1) as usize);
         let most = wanted + self.opts.extra_processes as usize;
         // The protocol's processes, then more while no second process confirms the fastest.
-        while values.len() < wanted
-            || (values.len() < most && !timer::consensus(&values, agree).is_none_or(|c| c.1))
-        {
+        while values.len() < wanted || (values.len() < most && !timer::settled(&values, agree)) {
             match self.run_child(&calib, &pair)? {
                 ChildResult::Done { ratio, raw, mapped } => {
                     pages = pages.max(mapped);
