@@ -2,7 +2,7 @@
 //! divider.
 //!
 //! Owns: the cycle loop ([`engine`]), the static program it runs ([`SimProgram`]), the what-if
-//! switches ([`SimOptions`]) and the closed set of events it emits ([`Event`] through
+//! switches ([`SimOptions`]) and the closed set of events it emits (the methods of
 //! [`Observer`]).
 //! Must not touch: report formatting (views observe events), the XML, decoding.
 //! Facts: thesis Algorithms 3–7 and §3.6; the refinements (per-operand-pair latencies) follow

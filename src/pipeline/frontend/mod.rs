@@ -15,6 +15,10 @@
 //! Loops: [`loop_cycles`] picks the part that streams them — the loop stream detector
 //! (`lsd.rs`), the µop cache (`dsb.rs`: windows, ways, the JCC erratum) or these decoders —
 //! as `docs/model.md` ("Front end: loop mode") states it.
+//!
+//! Beside the unit: each front-end part's rate from average counts ([`rates`], what the
+//! speed limits show), the delivery the engine enforces from the rates and the unit
+//! ([`delivery`]), and the issue slots of macro- and micro-fused instructions ([`fusion`]).
 
 mod decoders;
 pub mod delivery;

@@ -7,7 +7,7 @@
 //! 0.905 on the development split). The value comes by store-to-load forwarding.
 //!
 //! Latency: the data's memory latencies (uops.info `cycles_mem` and the register-to-memory
-//! latencies of stores) under the slack rule of [`crate::analysis::program`]: the store's
+//! latencies of stores) under the slack rule of [`crate::pipeline::latency`]: the store's
 //! value reaches memory `mem_ready` cycles after the store starts, and the load needs it
 //! `mem_slack` cycles after its own start.
 //!
