@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::BoundKind;
 pub use crate::pipeline::frontend::rates::{
-    DsbFacts, FrontEndSource, MicrocodeFacts, MiteFacts, MiteTerm,
+    DsbFacts, FrontEndSource, LsdFacts, MicrocodeFacts, MiteFacts, MiteTerm, TakenFacts,
 };
 
 /// The facts behind one row, one variant per limit.
@@ -77,25 +77,9 @@ pub enum BoundFacts {
     /// Row 11: the microcode sequencer.
     Microcode(MicrocodeFacts),
     /// Row 12: the loop stream detector.
-    Lsd {
-        /// Whether the arch has an enabled LSD (`None`: unknown).
-        enabled: Option<bool>,
-        /// Its capacity in µops, if known.
-        capacity: Option<u32>,
-        /// Fused µops of one iteration.
-        fused_uops: u64,
-        /// The loop fits and streams from the µop queue.
-        streams: bool,
-    },
+    Lsd(LsdFacts),
     /// Row 13.
-    TakenBranches {
-        /// Lines assumed taken.
-        lines: Vec<usize>,
-        /// Taken branches per cycle, if known.
-        per_cycle: Option<f64>,
-        /// The only taken branch is the loop's backward branch (the small-loop rate).
-        single_backward: bool,
-    },
+    TakenBranches(TakenFacts),
     /// Row 14.
     OooWindow(WindowFacts),
 }
@@ -118,8 +102,8 @@ impl BoundFacts {
             BoundFacts::Dsb(_) => BoundKind::Dsb,
             BoundFacts::Mite(_) => BoundKind::Mite,
             BoundFacts::Microcode(_) => BoundKind::Microcode,
-            BoundFacts::Lsd { .. } => BoundKind::Lsd,
-            BoundFacts::TakenBranches { .. } => BoundKind::TakenBranches,
+            BoundFacts::Lsd(_) => BoundKind::Lsd,
+            BoundFacts::TakenBranches(_) => BoundKind::TakenBranches,
             BoundFacts::OooWindow(_) => BoundKind::OooWindow,
         }
     }

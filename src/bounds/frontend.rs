@@ -79,7 +79,6 @@ pub(super) fn front_end_rows(fe: &FrontEndRates, c: &Counts) -> Vec<BoundRow> {
         }
     };
     let windows = matches!(fe.dsb.facts, super::DsbFacts::Windows { .. });
-    let lsd = &fe.lsd;
     vec![
         counted(row_of(BoundKind::Dsb, &fe.dsb, BoundFacts::Dsb), windows),
         counted(
@@ -94,23 +93,16 @@ pub(super) fn front_end_rows(fe: &FrontEndRates, c: &Counts) -> Vec<BoundRow> {
             BoundKind::Lsd,
             RowState::Info,
             None,
-            BoundFacts::Lsd {
-                enabled: lsd.enabled,
-                capacity: lsd.capacity,
-                fused_uops: lsd.fused_uops,
-                streams: lsd.streams,
-            },
+            BoundFacts::Lsd(fe.lsd.clone()),
         ),
     ]
 }
 
 /// Row 13: taken branches / per-cycle rate.
 pub(super) fn taken_row(fe: &FrontEndRates) -> BoundRow {
-    row_of(BoundKind::TakenBranches, &fe.taken, |t| {
-        BoundFacts::TakenBranches {
-            lines: t.lines,
-            per_cycle: t.per_cycle,
-            single_backward: t.single_backward,
-        }
-    })
+    row_of(
+        BoundKind::TakenBranches,
+        &fe.taken,
+        BoundFacts::TakenBranches,
+    )
 }

@@ -275,11 +275,11 @@ mod rows {
         assert_eq!(b.row(BoundKind::Mite).unwrap().state, RowState::Info);
         assert!(matches!(
             b.row(BoundKind::Lsd).unwrap().facts,
-            BoundFacts::Lsd {
+            BoundFacts::Lsd(LsdFacts {
                 enabled: Some(true),
                 streams: true,
                 ..
-            }
+            })
         ));
         let skl = uarch::load("SKL").unwrap();
         let b = run(
@@ -291,10 +291,10 @@ mod rows {
         assert_eq!(b.row(BoundKind::Dsb).unwrap().state, RowState::Bound);
         assert!(matches!(
             b.row(BoundKind::Lsd).unwrap().facts,
-            BoundFacts::Lsd {
+            BoundFacts::Lsd(LsdFacts {
                 enabled: Some(false),
                 ..
-            }
+            })
         ));
     }
 

@@ -65,7 +65,7 @@ impl<F> Part<F> {
 }
 
 /// The loop stream detector: whether it streams the loop.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LsdFacts {
     /// Whether the arch has an enabled LSD (`None`: unknown).
     pub enabled: Option<bool>,
@@ -78,7 +78,7 @@ pub struct LsdFacts {
 }
 
 /// Taken branches of one iteration.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TakenFacts {
     /// Lines assumed taken.
     pub lines: Vec<usize>,

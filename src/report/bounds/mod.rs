@@ -99,17 +99,10 @@ pub fn words(row: &BoundRow) -> RowWords {
         BoundFacts::Dsb(f) => frontend::dsb(f, cycles),
         BoundFacts::Mite(f) => frontend::mite(f),
         BoundFacts::Microcode(f) => frontend::microcode(f, cycles),
-        BoundFacts::Lsd {
-            enabled,
-            capacity,
-            fused_uops,
-            streams,
-        } => frontend::lsd(*enabled, *capacity, *fused_uops, *streams),
-        BoundFacts::TakenBranches {
-            lines,
-            per_cycle,
-            single_backward,
-        } => frontend::taken(lines, *per_cycle, *single_backward, cycles),
+        BoundFacts::Lsd(f) => frontend::lsd(f.enabled, f.capacity, f.fused_uops, f.streams),
+        BoundFacts::TakenBranches(f) => {
+            frontend::taken(&f.lines, f.per_cycle, f.single_backward, cycles)
+        }
         BoundFacts::OooWindow(f) => execution::window(f),
     }
 }
