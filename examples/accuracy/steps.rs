@@ -75,6 +75,8 @@ fn model_steps() -> Vec<(&'static str, ModelOptions)> {
     out.push(("+ a port cycle per µop (ZEN4)", m));
     m.serializing = true;
     out.push(("+ serializing instructions one at a time", m));
+    m.move_elim_limits = true;
+    out.push(("+ move-elimination slots (HSW, IVB, SKL)", m));
     debug_assert_eq!(
         m,
         ModelOptions {

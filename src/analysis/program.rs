@@ -11,7 +11,7 @@ use crate::pipeline::memory::{dependencies as memory, store_commit};
 use crate::pipeline::ports::{self, uop_masks};
 use crate::pipeline::renamer::{self, elimination, pointer_chase, stack_sync};
 use crate::pipeline::{Context, ModelOptions};
-use crate::sim::{SimInput, SimInstr, SimMachine, SimProgram, MAX_UOPS_PER_INSTR};
+use crate::sim::{MoveSlots, SimInput, SimInstr, SimMachine, SimProgram, MAX_UOPS_PER_INSTR};
 use crate::uarch::PortMask;
 
 /// Builds the program of the lines in `path` (in order). `descs[line]` is `None` for
@@ -291,7 +291,32 @@ pub fn build(
             });
         }
     }
+    // Moves eliminated only while the renamer has a slot, where the arch limits them.
+    let move_slots = (cx.model.move_elim && cx.model.move_elim_limits)
+        .then(|| {
+            let renames: Vec<_> = kept
+                .iter()
+                .zip(&forms)
+                .map(|(&l, form)| {
+                    let mut r = elimination::rename(cx.instrs.get(l)?, cx.arch)?;
+                    if *form != Form::Eliminated {
+                        r.eliminable = None;
+                    }
+                    Some(r)
+                })
+                .collect::<Option<_>>()?;
+            let elim = &cx.arch.move_elimination;
+            Some(MoveSlots {
+                gpr: elim.gpr_slots,
+                vector: elim.vector_slots,
+                release_cycles: elim.slot_release_cycles.unwrap_or(0),
+                all_aliases: elim.slot_frees_with_all_aliases.unwrap_or(true),
+                renames,
+            })
+        })
+        .flatten();
     SimProgram {
+        move_slots,
         frontend: None,
         ports: ports::issue::assignment(cx),
         whole_dispatch: cx.model.whole_dispatch

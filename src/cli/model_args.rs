@@ -31,6 +31,9 @@ pub struct ModelArgs {
     /// Execute zero idioms and register moves on ports, with their latency.
     #[arg(long)]
     pub no_move_elim: bool,
+    /// Eliminate every register move, without the renamer's limit on moves in flight.
+    #[arg(long)]
+    pub unlimited_move_elim: bool,
     /// Front end limited only by the issue width (no decoders, µop cache, microcode, LCP).
     #[arg(long)]
     pub simple_frontend: bool,
@@ -117,6 +120,7 @@ impl ModelArgs {
             macro_fusion: base.macro_fusion && !self.no_macro_fusion,
             micro_fusion: base.micro_fusion && !self.no_micro_fusion,
             move_elim: base.move_elim && !self.no_move_elim,
+            move_elim_limits: base.move_elim_limits && !self.unlimited_move_elim,
             frontend: base.frontend && !self.simple_frontend,
             frontend_unit: base.frontend_unit && !self.simple_frontend && !self.average_frontend,
             dsb: base.dsb && !self.no_dsb,
@@ -177,6 +181,13 @@ mod tests {
                 ..d()
             }),
             ["no-move-elim"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                unlimited_move_elim: true,
+                ..d()
+            }),
+            ["unlimited-move-elim"]
         );
         assert_eq!(
             one(ModelArgs {

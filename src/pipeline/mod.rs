@@ -34,6 +34,9 @@ pub struct ModelOptions {
     /// Zero idioms and eliminated register moves use no port and have latency 0
     /// (`--no-move-elim`).
     pub move_elim: bool,
+    /// With move elimination, a move is eliminated only while the renamer has a slot for it
+    /// where the arch limits them (`move_elimination.gpr_slots`; `--unlimited-move-elim`).
+    pub move_elim_limits: bool,
     /// The front end delivers iterations at the rate of its decoders, µop cache, microcode
     /// sequencer and taken branches (`--simple-frontend`: only the issue width).
     pub frontend: bool,
@@ -108,6 +111,7 @@ impl ModelOptions {
         macro_fusion: true,
         micro_fusion: true,
         move_elim: true,
+        move_elim_limits: true,
         frontend: true,
         frontend_unit: true,
         dsb: true,
@@ -136,6 +140,7 @@ impl ModelOptions {
         macro_fusion: false,
         micro_fusion: false,
         move_elim: false,
+        move_elim_limits: false,
         frontend: false,
         frontend_unit: false,
         dsb: false,
@@ -170,6 +175,8 @@ impl ModelOptions {
         }
         if !self.move_elim {
             out.push("no-move-elim");
+        } else if !self.move_elim_limits {
+            out.push("unlimited-move-elim");
         }
         if !self.frontend {
             out.push("simple-frontend");

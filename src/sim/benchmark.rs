@@ -50,6 +50,7 @@ pub fn block() -> SimProgram {
         ports: Default::default(),
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         instrs,
     }
 }

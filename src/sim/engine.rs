@@ -26,10 +26,12 @@ use super::program::{PortAssignment, SimMachine, SimProgram};
 use super::window::{Window, NOT_STARTED};
 
 mod issue_group;
+mod move_slots;
 mod parking;
 mod steady;
 
 use issue_group::{issue_slot, step};
+use move_slots::MoveRenamer;
 
 /// Most µops per instruction the engine tracks individually.
 pub const MAX_UOPS_PER_INSTR: usize = 64;
@@ -253,6 +255,8 @@ struct Engine<'a> {
     assigner: Option<Assigner>,
     /// The machine's ports, as a mask.
     valid_ports: u32,
+    /// The renamer's move-elimination slots, if the program limits them.
+    moves: Option<MoveRenamer>,
 }
 
 /// When and where a relative state was seen.
@@ -310,6 +314,7 @@ impl<'a> Engine<'a> {
                 c if c >= MAX_PORTS => u32::MAX,
                 c => (1 << c) - 1,
             },
+            moves: plan.move_slots.as_ref().map(MoveRenamer::new),
             plan,
         }
     }
@@ -415,11 +420,21 @@ impl<'a> Engine<'a> {
                     ports: [0; 4],
                     parked: 0,
                 });
+                if let Some(moves) = &mut self.moves {
+                    let rename = self
+                        .plan
+                        .move_slots
+                        .as_ref()
+                        .and_then(|m| m.renames.get(index as usize));
+                    let executed = rename.is_some_and(|r| moves.rename(cycle, r));
+                    self.window.set_executed(id, executed);
+                }
                 self.waiting.push(Entry::awake(id));
             }
             let Some(&Entry { id, .. }) = self.waiting.last() else {
                 unreachable!("an instance is loading");
             };
+            let executed = self.moves.is_some() && self.window.is_executed(id);
             // Changed in place: no copy of the record in and out.
             let w = self.window.record_mut(id);
             let op = &ops[w.index as usize];
@@ -439,7 +454,10 @@ impl<'a> Engine<'a> {
                         }
                         slot %= group;
                     }
-                    let mask = self.plan.masks[(op.first_mask + u) as usize] & self.valid_ports;
+                    let mask = match executed {
+                        true => self.plan.executed_masks[w.index as usize],
+                        false => self.plan.masks[(op.first_mask + u) as usize],
+                    } & self.valid_ports;
                     w.bind(u, assigner.bind(mask, slot));
                 }
             }
@@ -591,10 +609,14 @@ impl<'a> Engine<'a> {
         let mut pending = loaded & !w.assigned;
         // The ports the µops left waiting may take (`Entry::need`).
         let mut need = 0;
+        let executed = self.moves.is_some() && self.window.is_executed(entry.id);
         while pending != 0 {
             let u = pending.trailing_zeros();
             pending &= pending - 1;
-            let mut mask = self.plan.masks[(op.first_mask + u) as usize];
+            let mut mask = match executed {
+                true => self.plan.executed_masks[w.index as usize],
+                false => self.plan.masks[(op.first_mask + u) as usize],
+            };
             if mask == 0 {
                 w.assigned |= 1 << u;
                 observer.uop_dispatched(cycle, inst, u, None);
@@ -704,8 +726,15 @@ impl<'a> Engine<'a> {
                 continue; // complete long ago
             }
             let started = self.window.started(pid);
+            // An executed move gives its value a cycle later than an eliminated one.
+            let offset = input.offset
+                + u32::from(
+                    self.moves.is_some()
+                        && self.plan.executed_masks[input.producer as usize] != 0
+                        && self.window.is_executed(pid),
+                );
             // Not started: never ready (NOT_STARTED saturates).
-            let ready_at = started.saturating_add(u64::from(input.offset));
+            let ready_at = started.saturating_add(u64::from(offset));
             if cycle >= ready_at {
                 continue;
             }

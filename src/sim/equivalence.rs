@@ -185,6 +185,7 @@ fn arb_program(ports: u32) -> impl Strategy<Value = SimProgram> {
                 SimProgram {
                     whole_dispatch: false,
                     uops_share_ports: true,
+                    move_slots: None,
                     frontend: None,
                     ports: Default::default(),
                     instrs,
@@ -319,6 +320,7 @@ fn edge_cases_match_the_reference() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: vec![wide, div.clone()],
@@ -336,6 +338,7 @@ fn edge_cases_match_the_reference() {
     let stuck = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: vec![self_dep],
@@ -367,6 +370,7 @@ fn errors_match_the_reference() {
         SimProgram {
             whole_dispatch: false,
             uops_share_ports: true,
+            move_slots: None,
             frontend: None,
             ports: Default::default(),
             instrs: vec![ok.clone(), huge],
@@ -382,6 +386,7 @@ fn errors_match_the_reference() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: vec![ok],
@@ -400,6 +405,7 @@ fn a_producer_outside_the_program_is_an_error() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: vec![SimInstr {
@@ -433,6 +439,7 @@ fn memory_does_not_grow_with_iterations() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs,
@@ -474,6 +481,7 @@ fn skipped_steady_states_keep_the_outcome() {
     let adc = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: (0..8u32)
@@ -531,6 +539,7 @@ fn skipping_is_exact_with_a_delivery_rate_and_slots() {
         let program = SimProgram {
             whole_dispatch: false,
             uops_share_ports: true,
+            move_slots: None,
             frontend: Delivery::every(cycles, 16),
             ports,
             instrs: (0..3u32)

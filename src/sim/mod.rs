@@ -29,7 +29,8 @@ pub use engine::{simulate, SimError, SimOutcome, MAX_UOPS_PER_INSTR};
 pub use event::{InstRef, Observer, WaitCause};
 pub use options::{SimOptions, WhatIf};
 pub use program::{
-    Delivery, IssueRule, PortAssignment, SimInput, SimInstr, SimMachine, SimProgram,
+    Delivery, EliminableMove, IssueRule, MoveSlots, PortAssignment, Rename, SimInput, SimInstr,
+    SimMachine, SimProgram,
 };
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use super::engine::{SimError, MAX_UOPS_PER_INSTR};
 use super::options::SimOptions;
-use super::program::{SimMachine, SimProgram};
+use super::program::{MoveSlots, SimMachine, SimProgram};
 use crate::uarch::PortMask;
 
 /// `Op::div_uop` of an instruction that does not use the divider.
@@ -93,6 +93,11 @@ pub(crate) struct Plan {
     pub port_groups: Vec<u32>,
     /// The front end's delivery rate, unless the front end is perfect (`-pf`).
     pub delivery: Option<super::program::Delivery>,
+    /// The renamer's move-elimination limits, if the program has them.
+    pub move_slots: Option<MoveSlots>,
+    /// Per instruction: the port mask of its µop when it is an eliminable move that executes
+    /// (0 for other instructions).
+    pub executed_masks: Vec<u32>,
 }
 
 impl Plan {
@@ -116,6 +121,20 @@ impl Plan {
             ));
         }
         let n = program.instrs.len();
+        // Eliminable moves only under limits; without them the program's µops say it all.
+        let move_slots = program
+            .move_slots
+            .clone()
+            .filter(|m| m.renames.iter().any(|r| r.eliminable.is_some()));
+        let executed_masks: Vec<u32> = (0..n)
+            .map(|k| {
+                move_slots
+                    .as_ref()
+                    .and_then(|m| m.renames.get(k))
+                    .and_then(|r| r.eliminable)
+                    .map_or(0, |e| e.executed.0)
+            })
+            .collect();
         let mut ops = Vec::with_capacity(n);
         let mut masks = Vec::new();
         let mut inputs = Vec::new();
@@ -186,6 +205,17 @@ impl Plan {
         {
             return Err(SimError::UnknownProducer { line: ins.line });
         }
+        // An executed move keeps its value until its slowest consumer may start.
+        let from_move = |i: &&Input| {
+            executed_masks
+                .get(i.producer as usize)
+                .is_some_and(|&m| m != 0)
+        };
+        for input in inputs.iter().filter(from_move) {
+            let op = &mut ops[input.producer as usize];
+            op.latency = op.latency.max(input.offset + 1);
+            max_latency = max_latency.max(op.latency);
+        }
         // An instruction bigger than the scheduler could never be loaded completely: let the
         // scheduler hold at least one whole instruction.
         let biggest = ops.iter().map(|o| o.uops).max().unwrap_or(1);
@@ -201,7 +231,8 @@ impl Plan {
             }
         }
         let max_distance = inputs.iter().map(|i| i.distance).max().unwrap_or(0);
-        let port_groups = port_groups(&masks);
+        let all_masks: Vec<u32> = masks.iter().chain(&executed_masks).copied().collect();
+        let port_groups = port_groups(&all_masks);
         let delivery = program
             .frontend
             .filter(|d| d.per > 0 && !options.what_if.perfect_frontend);
@@ -216,6 +247,8 @@ impl Plan {
             max_latency,
             max_distance,
             port_groups,
+            move_slots,
+            executed_masks,
         })
     }
 }

@@ -56,6 +56,55 @@ pub struct SimProgram {
     /// instruction never blocks itself). Off: each µop is a cycle of its port, as the port
     /// counts `suaca measure` fits are (docs/model.md "Port cycles per µop").
     pub uops_share_ports: bool,
+    /// Register moves eliminated at rename only while the renamer has a free slot
+    /// (docs/model.md, "Move elimination limits"); `None`: every eliminable move is
+    /// eliminated, as its µops in [`SimProgram::instrs`] say.
+    pub move_slots: Option<MoveSlots>,
+}
+
+/// The renamer's limit on eliminated moves: a move shares its source's physical register
+/// only while that register holds a slot or a slot is free; otherwise it executes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveSlots {
+    /// Slots for general-purpose moves (`None`: unlimited).
+    pub gpr: Option<u32>,
+    /// Slots for vector moves (`None`: unlimited).
+    pub vector: Option<u32>,
+    /// Cycles after the renaming that frees a slot before it serves again.
+    pub release_cycles: u32,
+    /// A slot frees once every register sharing it was written again (else all but one).
+    pub all_aliases: bool,
+    /// What renaming each instruction of [`SimProgram::instrs`] does, by position (missing
+    /// entries: nothing).
+    pub renames: Vec<Rename>,
+}
+
+/// What the renamer does for one instruction.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rename {
+    /// Bit `r`: the instruction writes register `r` (general-purpose 0–15, vector 16–47).
+    pub writes: u64,
+    /// The instruction is an eliminable move (its µops in the program are the eliminated
+    /// form: one µop without port, latency 0 to its consumers).
+    pub eliminable: Option<EliminableMove>,
+}
+
+/// A register move the renamer may eliminate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EliminableMove {
+    /// Destination register (numbered as [`Rename::writes`]).
+    pub dst: u8,
+    /// Source register.
+    pub src: u8,
+    /// The ports of its µop when it executes; its consumers then wait one cycle more.
+    pub executed: PortMask,
+}
+
+impl EliminableMove {
+    /// Whether the move is a vector move (registers 16 and up).
+    pub fn is_vector(&self) -> bool {
+        self.dst >= 16
+    }
 }
 
 /// When a µop allowed on several ports is bound to one of them.

@@ -77,6 +77,7 @@ fn six_movs_on_snb() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
@@ -96,6 +97,7 @@ fn adc_chain_on_skl() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: (0..8u32)
@@ -122,6 +124,7 @@ fn branchy() -> SimProgram {
     SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: vec![
@@ -153,6 +156,7 @@ fn divider_blocks_other_divisions() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: vec![div],
@@ -167,6 +171,7 @@ fn rejects_bad_iteration_counts() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![])],
@@ -188,6 +193,7 @@ fn cycle_limit_is_an_error() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: Default::default(),
         instrs: vec![instr(0, vec![ports(&[0])], 1, vec![dep(0, 1, 1)])],
@@ -242,6 +248,7 @@ mod line_stats {
         let program = SimProgram {
             whole_dispatch: false,
             uops_share_ports: true,
+            move_slots: None,
             frontend: None,
             ports: Default::default(),
             instrs: (0..6).map(|l| instr(l, vec![p015], 1, vec![])).collect(),
@@ -300,6 +307,7 @@ fn ports_bound_at_issue_pair_each_group_on_two_ports() {
     let mut program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: PortAssignment::Dispatch,
         instrs: (0..8).map(|l| instr(l, vec![p0156], 1, vec![])).collect(),
@@ -346,6 +354,7 @@ fn loads_bound_at_issue_alternate_from_p2() {
     let program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: PortAssignment::Issue(IssueRule {
             until_complete: false,
@@ -379,6 +388,7 @@ fn whole_dispatch_keeps_an_instruction_s_slots_in_one_cycle() {
     let mut program = SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: PortAssignment::Dispatch,
         instrs,
@@ -407,6 +417,7 @@ fn issue_program(instrs: Vec<SimInstr>, whole_groups: bool) -> SimProgram {
     SimProgram {
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         frontend: None,
         ports: PortAssignment::Issue(IssueRule {
             until_complete: false,
@@ -506,4 +517,74 @@ fn a_perfect_front_end_binds_ports_group_by_group() {
     let (real, perfect) = (cycles(WhatIf::default()), cycles(PF));
     assert_eq!(perfect, 32, "perfect front end");
     assert!(perfect <= real, "perfect {perfect} vs real {real}");
+}
+
+/// `add rax, 1; mov rbx, rax; mov rax, rbx`-like chain: `add` (1 cycle) and a move that
+/// feeds the next `add`. Eliminated the move adds nothing (1 cycle an iteration); executed
+/// one cycle (2).
+fn move_chain(slots: Option<u32>, release_cycles: u32) -> SimProgram {
+    let p0156 = ports(&[0, 1, 5, 6]);
+    let renames = vec![
+        Rename {
+            writes: 1,
+            eliminable: None,
+        },
+        Rename {
+            writes: 1 << 3,
+            eliminable: Some(EliminableMove {
+                dst: 3,
+                src: 0,
+                executed: p0156,
+            }),
+        },
+    ];
+    SimProgram {
+        whole_dispatch: false,
+        uops_share_ports: true,
+        move_slots: Some(MoveSlots {
+            gpr: slots,
+            vector: None,
+            release_cycles,
+            all_aliases: false,
+            renames,
+        }),
+        frontend: None,
+        ports: Default::default(),
+        instrs: vec![
+            instr(0, vec![p0156], 1, vec![dep(1, 1, 0)]),
+            instr(1, vec![PortMask::EMPTY], 1, vec![dep(0, 0, 1)]),
+        ],
+    }
+}
+
+/// Wants no events: the engine skips repeated steady states.
+struct Quiet;
+impl Observer for Quiet {
+    fn wants_waits(&self) -> bool {
+        false
+    }
+    fn wants_cycles(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn moves_without_a_slot_execute_and_delay_their_consumers() {
+    let tp = |slots, release| {
+        let out = run(&move_chain(slots, release), &skl(), 1000, WhatIf::NONE);
+        format!("{:.2}", out.throughput())
+    };
+    assert_eq!(tp(None, 0), "1.00", "unlimited: every move eliminated");
+    assert_eq!(tp(Some(0), 0), "2.00", "no slot: every move executes");
+    // One slot freed when the next copy's move writes rbx again, serving at once.
+    assert_eq!(tp(Some(1), 0), "1.00");
+    // Serving 3 cycles after that write: some moves execute.
+    let slow: f64 = tp(Some(1), 3).parse().expect("number");
+    assert!(slow > 1.0 && slow < 2.0, "{slow}");
+    // Skipping the steady state gives the cycles of the full run.
+    let program = move_chain(Some(1), 3);
+    let options = SimOptions::new(1000);
+    let full = simulate(&program, &skl(), &options, &mut NoObserver).expect("runs");
+    let skipped = simulate(&program, &skl(), &options, &mut Quiet).expect("runs");
+    assert_eq!(full.cycles, skipped.cycles);
 }

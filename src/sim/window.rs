@@ -18,6 +18,9 @@ pub(crate) struct Window<T> {
     started: Vec<u64>,
     /// Whether each instance completed.
     complete: Vec<bool>,
+    /// Whether each instance is an eliminable move that found no slot and executes
+    /// (`crate::sim::MoveSlots`).
+    executed: Vec<bool>,
     /// `started.len() - 1`.
     mask: u64,
     /// Oldest incomplete instance.
@@ -35,6 +38,7 @@ impl<T: Copy + Default> Window<T> {
             records: vec![T::default(); cap],
             started: vec![NOT_STARTED; cap],
             complete: vec![false; cap],
+            executed: vec![false; cap],
             mask: cap as u64 - 1,
             base: 0,
             end: 0,
@@ -62,15 +66,20 @@ impl<T: Copy + Default> Window<T> {
     /// Renumbers every instance `ids` later and moves every start `cycles` later, passing
     /// each record through `shift` (skipping a steady state).
     pub(crate) fn shift(&mut self, ids: u64, cycles: u64, shift: impl Fn(&mut T)) {
-        let live: Vec<(u64, bool, T)> = (self.base..self.end)
+        let live: Vec<(u64, bool, bool, T)> = (self.base..self.end)
             .map(|id| {
                 let i = (id & self.mask) as usize;
-                (self.started[i], self.complete[i], self.records[i])
+                (
+                    self.started[i],
+                    self.complete[i],
+                    self.executed[i],
+                    self.records[i],
+                )
             })
             .collect();
         self.base += ids;
         self.end += ids;
-        for (id, (started, complete, mut record)) in (self.base..self.end).zip(live) {
+        for (id, (started, complete, executed, mut record)) in (self.base..self.end).zip(live) {
             let i = (id & self.mask) as usize;
             self.started[i] = if started == NOT_STARTED {
                 NOT_STARTED
@@ -78,6 +87,7 @@ impl<T: Copy + Default> Window<T> {
                 started + cycles
             };
             self.complete[i] = complete;
+            self.executed[i] = executed;
             shift(&mut record);
             self.records[i] = record;
         }
@@ -159,6 +169,20 @@ impl<T: Copy + Default> Window<T> {
         self.complete[(id & self.mask) as usize] = true;
     }
 
+    /// Marks whether `id` (in the window) is a move that executes instead of being
+    /// eliminated; unset for a new instance (only runs with move slots read it).
+    #[inline]
+    pub(crate) fn set_executed(&mut self, id: u64, executed: bool) {
+        self.executed[(id & self.mask) as usize] = executed;
+    }
+
+    /// Whether `id` (in the window) is a move that executes instead of being eliminated, as
+    /// [`Window::set_executed`] last said.
+    #[inline]
+    pub(crate) fn is_executed(&self, id: u64) -> bool {
+        self.executed[(id & self.mask) as usize]
+    }
+
     /// Moves `base` past the completed instances at the front.
     #[inline]
     pub(crate) fn retire(&mut self) {
@@ -180,16 +204,19 @@ impl<T: Copy + Default> Window<T> {
         let mask = cap as u64 - 1;
         let mut started = vec![NOT_STARTED; cap];
         let mut complete = vec![false; cap];
+        let mut executed = vec![false; cap];
         let mut records = vec![T::default(); cap];
         for id in self.base..self.end {
             let (old, new) = ((id & self.mask) as usize, (id & mask) as usize);
             started[new] = self.started[old];
             complete[new] = self.complete[old];
+            executed[new] = self.executed[old];
             records[new] = self.records[old];
         }
         self.records = records;
         self.started = started;
         self.complete = complete;
+        self.executed = executed;
         self.mask = mask;
     }
 }

@@ -279,6 +279,18 @@ pub struct MoveElimination {
     pub gpr: Option<bool>,
     /// Vector register moves can be eliminated.
     pub vector: Option<bool>,
+    /// Physical registers that general-purpose moves may share at once; a move that finds
+    /// none free executes on an ALU (docs/model.md, "Move elimination limits"). Absent:
+    /// unlimited.
+    pub gpr_slots: Option<u32>,
+    /// The same for vector moves.
+    pub vector_slots: Option<u32>,
+    /// Cycles after the renaming of the instruction that frees a slot before the slot
+    /// serves another move.
+    pub slot_release_cycles: Option<u32>,
+    /// A slot is freed only once every register sharing it was written again (`false`: once
+    /// all but one were).
+    pub slot_frees_with_all_aliases: Option<bool>,
 }
 
 /// When a µop allowed on several ports is bound to one of them.

@@ -100,6 +100,20 @@ fn move_elimination_and_its_switch() {
     assert!(near(throughput(hex, &["--no-move-elim"]), 2.00));
 }
 
+/// Move-elimination slots (Skylake: 4, a slot held until both registers of the move are
+/// written again). Four moves from registers the block never writes (`mov rcx, rsi; mov rdx,
+/// rdi; mov r10, r8; mov r11, r9`) hold the four slots for good, so the chain `add rax, 1;
+/// mov rbx, rax; mov rax, rbx` executes its moves: 3 cycles an iteration. Without the limit
+/// both moves are eliminated and the 7 instructions' issue binds: 7 / 4 = 1.75.
+#[test]
+fn move_elimination_slots_and_their_switch() {
+    let hex = "4889f14889fa4d89c24d89cb4883c0014889c34889d8";
+    assert!(near(throughput(hex, &[]), 3.00));
+    assert!(near(throughput(hex, &["--unlimited-move-elim"]), 1.75));
+    assert!(near(batch(hex, &[]), 3.00));
+    assert!(near(batch(hex, &["--unlimited-move-elim"]), 1.75));
+}
+
 /// Two `add r16, imm16` (length-changing prefixes, 3 cycles each in the predecoder) unrolled
 /// as BHive runs them: the legacy decoders bind. The front-end unit marks each in a cycle and
 /// stalls 2 more: 6 cycles per copy. The average rates add the bytes: 10 B / 16 + 2 × 3 =

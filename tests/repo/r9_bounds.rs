@@ -52,6 +52,7 @@ fn chain(n: u32) -> SimProgram {
         ports: Default::default(),
         whole_dispatch: false,
         uops_share_ports: true,
+        move_slots: None,
         instrs: (0..n)
             .map(|i| SimInstr {
                 slots: None,

@@ -5,7 +5,8 @@
 
 use iced_x86::{Mnemonic, OpKind, Register};
 
-use crate::ir::{Idiom, Instr};
+use crate::ir::{Idiom, Instr, Loc};
+use crate::sim::{EliminableMove, Rename};
 use crate::uarch::{MicroArch, PortMask, Role};
 
 /// Whether `instr` executes without a port and with latency 0 on `arch`.
@@ -50,6 +51,45 @@ const VECTOR_MOVES: [Mnemonic; 12] = [
     Mnemonic::Vmovdqa,
     Mnemonic::Vmovdqu,
 ];
+
+/// The renaming `instr` does where the arch limits eliminated moves: the registers it
+/// writes and, for an eliminable move, its registers and the ports it takes when it finds no
+/// slot. `None` on arches without limits.
+pub fn rename(instr: &Instr, arch: &MicroArch) -> Option<Rename> {
+    let elim = &arch.move_elimination;
+    if elim.gpr_slots.is_none() && elim.vector_slots.is_none() {
+        return None;
+    }
+    let writes = instr
+        .writes()
+        .filter_map(|a| match a.loc {
+            Loc::Reg(r) | Loc::High8(r) => register_id(r),
+            Loc::Flag(_) => None,
+        })
+        .fold(0u64, |w, id| w | 1 << id);
+    let eliminable = eliminated_move(instr, arch)
+        .then(|| {
+            let i = &instr.iced;
+            Some(EliminableMove {
+                dst: register_id(i.op0_register().full_register())?,
+                src: register_id(i.op1_register().full_register())?,
+                executed: executed_form(instr, arch)?,
+            })
+        })
+        .flatten();
+    Some(Rename { writes, eliminable })
+}
+
+/// The renamer's number of a full register: general-purpose 0–15, vector 16–47.
+fn register_id(r: Register) -> Option<u8> {
+    if r.is_gpr64() {
+        Some(r.number() as u8)
+    } else if r.is_zmm() {
+        Some(16 + r.number() as u8)
+    } else {
+        None
+    }
+}
 
 /// Register-to-register moves the arch's rename stage eliminates: 32/64-bit GPR moves and
 /// full vector register moves, between different registers.

@@ -183,6 +183,7 @@ mod tests {
         let program = |n: usize| SimProgram {
             whole_dispatch: false,
             uops_share_ports: true,
+            move_slots: None,
             frontend: None,
             ports: Default::default(),
             instrs: (0..n as u32).map(instr).collect(),

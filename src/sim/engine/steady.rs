@@ -47,6 +47,12 @@ impl Engine<'_> {
             if self.assigner.is_some() && !self.window.is_complete(id) {
                 state.extend(self.window.get(id).ports);
             }
+            if self.moves.is_some() {
+                state.push(u64::from(self.window.is_executed(id)));
+            }
+        }
+        if let Some(moves) = &self.moves {
+            moves.state(cycle, &mut state);
         }
         let usage = *self.ports.usage();
         if let Some(a) = &self.assigner {
@@ -97,6 +103,9 @@ impl Engine<'_> {
         }
         if let Some(h) = &mut self.divider_holder {
             h.iteration += iterations;
+        }
+        if let Some(moves) = &mut self.moves {
+            moves.shift(cycle, cycles);
         }
         self.ports.add_usage(|p| per_port[p] * periods);
         // Completions follow from the shifted starts.
