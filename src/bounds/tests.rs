@@ -173,6 +173,8 @@ mod rows {
             fused_uops: Some(1),
             uops_mite: None,
             uops_ms: None,
+            complex_decoder: None,
+            simple_decoders: None,
             div_cycles: None,
             macro_fusible_with: Vec::new(),
             throughput: None,

@@ -81,6 +81,11 @@ pub struct InstrDesc {
     pub uops_mite: Option<u32>,
     /// µops from the microcode sequencer (`uops_MS`), if measured.
     pub uops_ms: Option<u32>,
+    /// Must be decoded by the complex decoder (`complex_decoder`), if measured.
+    pub complex_decoder: Option<bool>,
+    /// Simple decoders that still work in its cycle when it is on the complex decoder
+    /// (`available_simple_decoders`), if measured.
+    pub simple_decoders: Option<u32>,
     /// Divider occupancy in cycles (`div_cycles`, or `TP_unrolled` where smaller).
     pub div_cycles: Option<u32>,
     /// uops.info strings of the Jcc variants this instruction macro-fuses with.

@@ -28,6 +28,8 @@ struct Static {
     fused_uops: Option<u32>,
     uops_mite: Option<u32>,
     uops_ms: Option<u32>,
+    complex_decoder: Option<bool>,
+    simple_decoders: Option<u32>,
     div_cycles: Option<u32>,
     macro_fusible_with: Vec<String>,
     throughput: Option<f64>,
@@ -194,6 +196,8 @@ fn make_static(
         fused_uops: non_negative(v.uops_retire_slots),
         uops_mite: non_negative(v.uops_mite),
         uops_ms: non_negative(v.uops_ms),
+        complex_decoder: v.complex_decoder,
+        simple_decoders: v.available_simple_decoders,
         div_cycles,
         macro_fusible_with: v
             .macro_fusible
@@ -437,6 +441,8 @@ impl InstrDb {
             fused_uops: st.fused_uops,
             uops_mite: st.uops_mite,
             uops_ms: st.uops_ms,
+            complex_decoder: st.complex_decoder,
+            simple_decoders: st.simple_decoders,
             div_cycles: st.div_cycles,
             macro_fusible_with: st.macro_fusible_with,
             throughput: st.throughput,

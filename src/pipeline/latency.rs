@@ -166,6 +166,8 @@ mod tests {
             fused_uops: None,
             uops_mite: None,
             uops_ms: None,
+            complex_decoder: None,
+            simple_decoders: None,
             div_cycles: None,
             macro_fusible_with: vec![],
             throughput: None,

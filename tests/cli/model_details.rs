@@ -114,6 +114,18 @@ fn move_elimination_slots_and_their_switch() {
     assert!(near(batch(hex, &["--unlimited-move-elim"]), 1.75));
 }
 
+/// `cmp rbx, rcx; cmovz rbp, rdx; add rax, 1; add rsi, 1; add rdi, 1` unrolled: the data marks
+/// the one-µop `cmovz` as needing the complex decoder (uops.info's `complex_decoder="1"`, as
+/// on Skylake), so each copy decodes in two cycles: `cmp`, then `cmovz` with the three adds
+/// (the next copy's `cmp` cannot join them: 5 instructions, 4 decoders). Average rates see 5
+/// instructions on 4 decoders and 19 bytes (1.25), and the ports then bind: 1.36.
+#[test]
+fn the_data_s_complex_decoder_mark_binds_the_legacy_decoders() {
+    let hex = "4839cb480f44ea4883c0014883c6014883c701";
+    assert!(near(batch(hex, &[]), 2.00));
+    assert!(near(batch(hex, &["--average-frontend"]), 1.36));
+}
+
 /// Two `add r16, imm16` (length-changing prefixes, 3 cycles each in the predecoder) unrolled
 /// as BHive runs them: the legacy decoders bind. The front-end unit marks each in a cycle and
 /// stalls 2 more: 6 cycles per copy. The average rates add the bytes: 10 B / 16 + 2 × 3 =

@@ -43,6 +43,8 @@ fn desc(arch: &MicroArch, string: &str, ports: &str, fused: u32, lat: f64) -> In
         fused_uops: Some(fused),
         uops_mite: None,
         uops_ms: None,
+        complex_decoder: None,
+        simple_decoders: None,
         div_cycles: None,
         macro_fusible_with: Vec::new(),
         throughput: None,

@@ -1,6 +1,8 @@
 //! The decoders and the microcode sequencer. In program order from the IQ head, per cycle:
-//! decoder 0 takes any instruction, the others only single-µop ones (a complex instruction
-//! that is not first waits for the next cycle); together they emit at most `mite_uops` µops.
+//! decoder 0 takes any instruction, the others only simple ones (a complex instruction — more
+//! than one µop, microcoded, or marked by the data — that is not first waits for the next
+//! cycle; on decoder 0 it may leave fewer simple decoders working); together they emit at
+//! most `mite_uops` µops.
 //! A macro-fused pair takes one decoder and emits one µop's worth; it needs its Jcc in the IQ.
 //! Before Skylake a macro-fusible instruction neither takes the last decoder nor is decoded
 //! as the IQ's last instruction (its successor must be visible). A microcoded instruction
@@ -37,8 +39,11 @@ impl Decoders {
             return;
         }
         let (mut used, mut uops) = (0, 0);
+        // Decoders usable this cycle: fewer when decoder 0 took an instruction that leaves
+        // only some simple decoders working.
+        let mut decoders = p.decoders;
         while let Some(&q) = iq.front() {
-            if q.ready > cycle || used == p.decoders {
+            if q.ready > cycle || used == decoders {
                 break;
             }
             let item = q.inst.item;
@@ -52,6 +57,11 @@ impl Decoders {
             }
             if used > 0 && (item.complex || uops + item.uops > p.mite_uops) {
                 break;
+            }
+            if used == 0 {
+                if let Some(simple) = item.simple_decoders {
+                    decoders = decoders.min(1 + simple);
+                }
             }
             used += 1;
             uops += item.uops;

@@ -173,13 +173,18 @@ pub fn legacy_items(
                     fusion && !d.macro_fusible_with.is_empty(),
                 )
             });
+            // uops.info measures which instructions need the complex decoder (some single-µop
+            // ones do: `cmovz` on Skylake) and how many simple decoders work beside them.
+            let complex = desc(i).and_then(|d| d.complex_decoder).unwrap_or(uops > 1) || ms > 0;
+            let simple_decoders = desc(i).and_then(|d| d.simple_decoders);
             Item {
                 offset: (instr.address - start) as u32,
                 len: instr.len() as u32,
                 lcp: instr.has_lcp(),
                 uops,
                 ms,
-                complex: uops > 1 || ms > 0,
+                complex,
+                simple_decoders: simple_decoders.filter(|_| complex),
                 fusible,
                 fuses_with_next: false,
                 branch: match instr.branch {

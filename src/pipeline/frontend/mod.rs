@@ -102,8 +102,12 @@ pub struct Item {
     pub uops: u32,
     /// µops the microcode sequencer adds (`uops_MS`).
     pub ms: u32,
-    /// Needs the complex decoder (more than one µop, or microcoded).
+    /// Needs the complex decoder (the data's `complex_decoder`; else more than one µop, or
+    /// microcoded).
     pub complex: bool,
+    /// Simple decoders that still work in its cycle when it is on the complex decoder (the
+    /// data's `available_simple_decoders`); `None`: all of them.
+    pub simple_decoders: Option<u32>,
     /// Can macro-fuse with some Jcc (subject to the last-decoder rule before Skylake).
     pub fusible: bool,
     /// Macro-fuses with the next instruction (a Jcc), unless a 64-byte line splits them.

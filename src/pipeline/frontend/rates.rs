@@ -191,7 +191,8 @@ pub enum MiteTerm {
         /// The term's cycles.
         cycles: f64,
     },
-    /// Multi-µop instructions: one per cycle (one complex decoder).
+    /// Instructions that need the complex decoder (more than one µop, microcoded, or marked
+    /// by the data): one per cycle.
     MultiUop {
         /// Such instructions.
         instructions: usize,
@@ -218,7 +219,7 @@ pub struct MiteFacts {
     pub bytes: usize,
     /// Instructions, a macro-fused pair once.
     pub instructions: usize,
-    /// Multi-µop instructions.
+    /// Instructions that need the complex decoder (see [`MiteTerm::MultiUop`]).
     pub multi_uop: usize,
     /// Why the row is informational, if it is.
     pub informational: Option<FrontEndSource>,
@@ -328,9 +329,14 @@ fn mite(instrs: &[Instr], c: &Counts, arch: &MicroArch, dsb: bool, lsd: bool) ->
         }
     };
     let uops: u64 = (0..c.n).filter_map(mite).map(u64::from).sum();
-    // One decoder handles multi-µop (and microcoded) instructions: one of them per cycle.
+    // One decoder handles multi-µop and microcoded instructions, and those the data marks:
+    // one of them per cycle.
     let complex = (0..c.n)
-        .filter(|&i| mite(i).is_some_and(|u| u > 1) || c.ms[i].is_some_and(|u| u > 0))
+        .filter(|&i| {
+            mite(i).is_some_and(|u| u > 1)
+                || c.ms[i].is_some_and(|u| u > 0)
+                || c.marked_complex.binary_search(&i).is_ok()
+        })
         .count();
     let mut terms: Vec<MiteTerm> = Vec::new();
     // Length-changing prefixes stall the predecoder (uiCA paper, Agner Fog).

@@ -99,6 +99,47 @@ fn multi_uop_instructions_share_the_complex_decoder() {
 }
 
 #[test]
+fn single_uop_instructions_the_data_marks_complex_take_decoder_0() {
+    // SKL `lea rbp, [rbx-24]; test rbx, rbx; cmovz rbp, rdx; add rbp, 40; cmp rbp, rax`
+    // (4 + 3 + 4 + 4 + 3 bytes, one µop each; uops.info marks `cmovz` complex_decoder="1"):
+    // cycle 1 decodes lea and test and stops at cmovz (decoder 0 is taken); cycle 2 cmovz,
+    // add, cmp and the next copy's lea; cycle 3 its test; cycle 4 as cycle 2: 2 cycles per
+    // copy (BHive measures 1.96). The predecoder needs 18/16 blocks a copy, 1.25 cycles or
+    // less.
+    let cmov = Item {
+        complex: true,
+        ..simple(4)
+    };
+    let copy = block(vec![simple(4), simple(3), cmov, simple(4), simple(3)]);
+    assert!(near(unrolled(&copy, &SKL), 2.0));
+    // Unmarked, the 5 instructions take 4 decoders: 1.25.
+    let plain = block(vec![simple(4), simple(3), simple(4), simple(4), simple(3)]);
+    assert!(near(unrolled(&plain, &SKL), 1.25));
+}
+
+#[test]
+fn a_complex_instruction_may_leave_fewer_simple_decoders() {
+    // A 2-µop instruction that lets only one simple decoder work beside it
+    // (`available_simple_decoders="1"`), then three simple ones: cycle 1 decodes it and one
+    // more, cycle 2 the other two: 2 cycles per copy, where all three simple decoders would
+    // take the copy in 1 cycle.
+    let narrow = Item {
+        uops: 2,
+        complex: true,
+        simple_decoders: Some(1),
+        ..simple(2)
+    };
+    let copy = block(vec![narrow, simple(2), simple(2), simple(2)]);
+    assert!(near(unrolled(&copy, &SKL), 2.0));
+    let wide = Item {
+        simple_decoders: None,
+        ..narrow
+    };
+    let copy = block(vec![wide, simple(2), simple(2), simple(2)]);
+    assert!(near(unrolled(&copy, &SKL), 1.0));
+}
+
+#[test]
 fn microcode_stops_the_decoders_while_it_streams() {
     // One decoder µop, then 8 from the MS at 4 per cycle: the decoders take it in cycle t,
     // the MS delivers in t+1 and t+2, the next copy is decoded in t+3: 3 cycles per copy.

@@ -81,7 +81,10 @@ fn mite_term(t: &MiteTerm) -> String {
         MiteTerm::MultiUop {
             instructions,
             cycles,
-        } => (format!("{instructions} multi-µop instructions / 1"), cycles),
+        } => (
+            format!("{instructions} complex-decoder instructions / 1"),
+            cycles,
+        ),
         MiteTerm::Uops {
             uops,
             per_cycle,
@@ -99,7 +102,7 @@ pub(super) fn mite(f: &MiteFacts) -> RowWords {
     RowWords::new(format!("max({terms}){}", informational(f.informational)))
         .input("bytes", f.bytes)
         .input("instructions (fused pairs once)", f.instructions)
-        .input("multi-µop instructions", f.multi_uop)
+        .input("complex-decoder instructions", f.multi_uop)
 }
 
 pub(super) fn microcode(f: &MicrocodeFacts, cycles: f64) -> RowWords {
