@@ -185,6 +185,10 @@ pub fn build(
                     Form::Executed(mask) => vec![mask],
                     Form::Data => {
                         let mut uops = uop_masks(desc);
+                        if cx.loop_mode && Some(&line) == path.last() && is_conditional(instr(line))
+                        {
+                            ports::taken_branch(cx.arch, &mut uops);
+                        }
                         if let (true, Some(i)) = (cx.model.data_paths, instr(line)) {
                             // The store-data µop first, so that a wide store holds it.
                             ports::store_data_on(
@@ -325,6 +329,11 @@ pub fn build(
             && cx.arch.scheduler.uops_share_ports == Some(false)),
         instrs,
     }
+}
+
+/// Whether `instr` is a conditional branch.
+fn is_conditional(instr: Option<&Instr>) -> bool {
+    instr.is_some_and(|i| matches!(i.branch, crate::ir::BranchKind::Conditional { .. }))
 }
 
 /// `positions` each followed by the same wait, for [`chain`].

@@ -37,6 +37,9 @@ pub enum Role {
     Shift,
     /// Branch execution (taken and not-taken jumps).
     Branch,
+    /// The port that executes taken branches where only one does (Haswell to Cascade Lake:
+    /// port 6, "the primary branch unit"); a loop's back branch runs there.
+    TakenBranch,
     /// Load (address generation and data read).
     Load,
     /// Store-address generation.
@@ -62,13 +65,14 @@ pub enum Role {
 
 impl Role {
     /// Every role, in declaration order.
-    pub const ALL: [Role; 16] = [
+    pub const ALL: [Role; 17] = [
         Role::Alu,
         Role::Mul,
         Role::Divider,
         Role::FpDivider,
         Role::Shift,
         Role::Branch,
+        Role::TakenBranch,
         Role::Load,
         Role::StoreAddress,
         Role::SimpleAddressingOnly,

@@ -176,6 +176,23 @@ pub fn vector_load(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
     uops.extend(std::iter::repeat_n(ports, loads));
 }
 
+/// A loop's back branch, taken every iteration, runs on the arch's taken-branch port where
+/// only one port executes taken branches (Haswell to Cascade Lake: port 6; uops.info lists
+/// the Jcc on p06 because its not-taken runs may also use p0; docs/model.md, "Taken branches
+/// on port 6").
+pub fn taken_branch(arch: &MicroArch, uops: &mut [PortMask]) {
+    let taken = arch.ports_with_role(Role::TakenBranch);
+    if taken.is_empty() {
+        return;
+    }
+    for m in uops.iter_mut() {
+        let narrowed = PortMask(m.0 & taken.0);
+        if !narrowed.is_empty() {
+            *m = narrowed;
+        }
+    }
+}
+
 /// Gathers and scatters (a vector index register in the address).
 pub(crate) fn is_gather(instr: &Instr) -> bool {
     instr
@@ -301,6 +318,28 @@ pub fn uop_masks(desc: &InstrDesc) -> Vec<PortMask> {
 mod tests {
     use super::*;
     use crate::decode::decode_bytes;
+
+    #[test]
+    fn taken_back_branches_run_on_port_6_from_haswell_to_skylake() {
+        let p = |list: &[usize]| {
+            list.iter()
+                .fold(PortMask::EMPTY, |m, &i| m.union(PortMask::single(i)))
+        };
+        for (arch, expected) in [("HSW", p(&[6])), ("SKL", p(&[6])), ("KBL", p(&[6]))] {
+            let a = crate::uarch::load(arch).expect(arch);
+            // `jnz` as uops.info lists it (p06), and a fused `cmp; jnz` that took its ports.
+            let mut uops = vec![p(&[0, 6])];
+            taken_branch(&a, &mut uops);
+            assert_eq!(uops, vec![expected], "{arch}");
+        }
+        // Sandy Bridge runs branches on port 5 only, Ice Lake on p06 either way: unchanged.
+        for (arch, mask) in [("SNB", p(&[5])), ("ICL", p(&[0, 6]))] {
+            let a = crate::uarch::load(arch).expect(arch);
+            let mut uops = vec![mask];
+            taken_branch(&a, &mut uops);
+            assert_eq!(uops, vec![mask], "{arch}");
+        }
+    }
 
     #[test]
     fn zen_vector_loads_take_a_vector_load_port_per_32_bytes() {
