@@ -77,6 +77,8 @@ fn model_steps() -> Vec<(&'static str, ModelOptions)> {
     out.push(("+ serializing instructions one at a time", m));
     m.move_elim_limits = true;
     out.push(("+ move-elimination slots (HSW, IVB, SKL)", m));
+    m.bank_conflicts = true;
+    out.push(("+ L1 bank conflicts (IVB)", m));
     debug_assert_eq!(
         m,
         ModelOptions {

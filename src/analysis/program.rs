@@ -7,7 +7,7 @@ use crate::ir::{Instr, Loc};
 use crate::pipeline::frontend::fusion;
 use crate::pipeline::latency::{cycles, edge_offset, lead, plain_edge_offset, renamed_edge_offset};
 use crate::pipeline::memory::address::AddressMap;
-use crate::pipeline::memory::{dependencies as memory, store_commit};
+use crate::pipeline::memory::{banks, dependencies as memory, store_commit};
 use crate::pipeline::ports::{self, uop_masks};
 use crate::pipeline::renamer::{self, elimination, pointer_chase, stack_sync};
 use crate::pipeline::{Context, ModelOptions};
@@ -76,6 +76,12 @@ pub fn build(
             cx.looped,
             memory::policy(cx.loop_mode),
         ),
+        _ => Default::default(),
+    };
+    // Loads that conflict in the L1 banks share one load port, a group per port, so that
+    // they read one a cycle (`memory.l1_banks_per_line`).
+    let bank_port = match &addresses {
+        Some(map) if cx.model.bank_conflicts => banks::ports(cx.instrs, path, map, cx.arch),
         _ => Default::default(),
     };
     // Extra port cycles of wide loads and stores, as instructions of their own (below).
@@ -185,6 +191,9 @@ pub fn build(
                     Form::Executed(mask) => vec![mask],
                     Form::Data => {
                         let mut uops = uop_masks(desc);
+                        if let Some(&port) = bank_port.get(&line) {
+                            banks::narrow_load(cx.arch, port, &mut uops);
+                        }
                         if cx.loop_mode && Some(&line) == path.last() && is_conditional(instr(line))
                         {
                             ports::taken_branch(cx.arch, &mut uops);

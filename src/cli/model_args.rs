@@ -97,6 +97,10 @@ pub struct ModelArgs {
     /// like any other instead of running one at a time for their measured throughput.
     #[arg(long)]
     pub no_serializing: bool,
+    /// Loads run two a cycle whatever L1 banks they touch (no bank conflicts on Sandy and
+    /// Ivy Bridge).
+    #[arg(long)]
+    pub no_bank_conflicts: bool,
     /// With `--harness bhive`, the harness's timed run costs nothing for the 4 KiB pages
     /// its copies newly enter (8 cycles a page by default, as BHive's measurements show).
     #[arg(long)]
@@ -140,6 +144,7 @@ impl ModelArgs {
             whole_dispatch: base.whole_dispatch && !self.no_whole_dispatch,
             port_cycles: base.port_cycles && !self.no_port_cycles,
             serializing: base.serializing && !self.no_serializing,
+            bank_conflicts: base.bank_conflicts && !self.no_bank_conflicts,
             harness_pages: base.harness_pages && !self.no_harness_pages,
             harness: self.harness,
         }
@@ -300,6 +305,13 @@ mod tests {
                 ..d()
             }),
             ["no-serializing"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_bank_conflicts: true,
+                ..d()
+            }),
+            ["no-bank-conflicts"]
         );
         assert_eq!(
             one(ModelArgs {

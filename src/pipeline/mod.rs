@@ -97,6 +97,9 @@ pub struct ModelOptions {
     /// Serializing and delaying instructions (`pause`, fences, `cpuid`, `rdtsc`) run one
     /// at a time, each for its measured throughput (`--no-serializing`).
     pub serializing: bool,
+    /// Loads that touch a common L1 bank of different lines run one a cycle where the arch
+    /// has banks (`memory.l1_banks_per_line`; `--no-bank-conflicts`).
+    pub bank_conflicts: bool,
     /// A harness's timed run pays for the pages its unrolled copies newly enter, where the
     /// harness shows such a cost (`--harness bhive`; `--no-harness-pages`).
     pub harness_pages: bool,
@@ -131,6 +134,7 @@ impl ModelOptions {
         whole_dispatch: true,
         port_cycles: true,
         serializing: true,
+        bank_conflicts: true,
         harness_pages: true,
         harness: None,
     };
@@ -160,6 +164,7 @@ impl ModelOptions {
         whole_dispatch: false,
         port_cycles: false,
         serializing: false,
+        bank_conflicts: false,
         harness_pages: false,
         harness: None,
     };
@@ -230,6 +235,9 @@ impl ModelOptions {
         }
         if !self.serializing {
             out.push("no-serializing");
+        }
+        if !self.bank_conflicts {
+            out.push("no-bank-conflicts");
         }
         if !self.harness_pages {
             out.push("no-harness-pages");

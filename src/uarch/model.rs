@@ -244,6 +244,10 @@ pub struct Memory {
     /// Loads a cycle that the store queue serves (forwarded or renamed values; absent: no
     /// limit beyond the load ports). Only 1 is modelled (the loads in a chain a cycle apart).
     pub forwarded_loads_per_cycle: Option<u32>,
+    /// Banks per 64-byte L1 line where two loads in one cycle conflict when they touch a
+    /// common bank of different lines (Sandy Bridge, Ivy Bridge: 16, bank = address bits
+    /// 5:2); absent: no bank conflicts.
+    pub l1_banks_per_line: Option<u32>,
     /// Fast pointer chasing: a load `[base + disp]` (no index, 0 ≤ disp < 2048) whose base
     /// another load wrote reaches its result a cycle sooner than the data's latency says
     /// (Intel Sandy Bridge to Cascade Lake).

@@ -1,10 +1,12 @@
 //! The memory unit: addresses as values ([`address`]), the store→load dependencies and
 //! forwarding they decide ([`dependencies`]), store commits ([`store_commit`]) and the
-//! values a measurement harness gives the registers ([`harness`]).
+//! values a measurement harness gives the registers ([`harness`]), L1 bank conflicts
+//! ([`banks`]).
 
 pub mod address;
 #[cfg(test)]
 mod address_tests;
+pub mod banks;
 pub mod dependencies;
 pub mod harness;
 pub mod store_commit;
