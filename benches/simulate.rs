@@ -6,25 +6,14 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use suaca::report::views::LineStats;
-use suaca::sim::{simulate, Observer, SimOptions};
-
-/// Wants the outcome only.
-struct Silent;
-impl Observer for Silent {
-    fn wants_waits(&self) -> bool {
-        false
-    }
-    fn wants_cycles(&self) -> bool {
-        false
-    }
-}
+use suaca::sim::{simulate, OutcomeOnly, SimOptions};
 
 fn bench(c: &mut Criterion) {
     let program = suaca::sim::benchmark::block();
     let machine = suaca::sim::benchmark::machine();
     let options = SimOptions::new(200);
     c.bench_function("simulate 20 instrs x 200 iterations", |b| {
-        b.iter(|| simulate(&program, &machine, &options, &mut Silent).expect("runs"))
+        b.iter(|| simulate(&program, &machine, &options, &mut OutcomeOnly).expect("runs"))
     });
     c.bench_function("simulate 20 instrs x 200 iterations, LineStats", |b| {
         b.iter(|| {
@@ -34,7 +23,7 @@ fn bench(c: &mut Criterion) {
     });
     let options = SimOptions::new(20_000);
     c.bench_function("simulate 20 instrs x 20000 iterations", |b| {
-        b.iter(|| simulate(&program, &machine, &options, &mut Silent).expect("runs"))
+        b.iter(|| simulate(&program, &machine, &options, &mut OutcomeOnly).expect("runs"))
     });
 }
 

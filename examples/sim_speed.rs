@@ -8,18 +8,7 @@
 use std::time::Instant;
 
 use suaca::report::views::LineStats;
-use suaca::sim::{simulate, Observer, SimOptions};
-
-/// Wants the outcome only.
-struct Silent;
-impl Observer for Silent {
-    fn wants_waits(&self) -> bool {
-        false
-    }
-    fn wants_cycles(&self) -> bool {
-        false
-    }
-}
+use suaca::sim::{simulate, Observer, OutcomeOnly, SimOptions};
 
 fn main() {
     let program = suaca::sim::benchmark::block();
@@ -39,7 +28,7 @@ fn main() {
     };
     // Concrete observer types, so that their empty methods compile away.
     let silent = time(&mut || {
-        let out = simulate(&program, &machine, &options, &mut Silent);
+        let out = simulate(&program, &machine, &options, &mut OutcomeOnly);
         out.expect("runs").cycles
     });
     let events = time(&mut || {

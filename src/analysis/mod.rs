@@ -25,7 +25,9 @@ use crate::report::model::{
     RegionReport, RunSummary, Table, TableRow,
 };
 use crate::report::views::{LineStats, Timeline, TimelineView};
-use crate::sim::{simulate, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf};
+use crate::sim::{
+    simulate, Observer, OutcomeOnly, SimError, SimMachine, SimOptions, SimProgram, WhatIf,
+};
 use crate::uarch::MicroArch;
 use assembly::{Assembly, HarnessPages, RegionModel};
 
@@ -283,7 +285,7 @@ fn run_path(
             max_cycles: max_cycles.saturating_mul(2),
         };
         // Past the cycle cap the report keeps total cycles / iterations.
-        match simulate(&program, &machine.sim, &twice, &mut Silent) {
+        match simulate(&program, &machine.sim, &twice, &mut OutcomeOnly) {
             Ok(out) => Ok(Some(out.cycles)),
             Err(SimError::CycleLimit(_)) => Ok(None),
             Err(e) => Err(e.into()),
@@ -295,7 +297,7 @@ fn run_path(
         if w == table_run {
             runs.push(run.clone());
         } else {
-            let out = simulate(&program, &machine.sim, &sim_opts(w), &mut Silent)?;
+            let out = simulate(&program, &machine.sim, &sim_opts(w), &mut OutcomeOnly)?;
             runs.push(summary(w, &out, doubled(w)?));
         }
     }
@@ -340,18 +342,6 @@ fn run_path(
         stats,
         timeline,
     })
-}
-
-/// An observer for runs whose only result is the cycle count: it lets the engine skip
-/// repeated steady-state iterations.
-struct Silent;
-impl crate::sim::Observer for Silent {
-    fn wants_waits(&self) -> bool {
-        false
-    }
-    fn wants_cycles(&self) -> bool {
-        false
-    }
 }
 
 /// Analyzes one decoded region. `descs[i]` is the data of `instrs[i]` (`None`: no data).

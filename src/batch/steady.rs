@@ -18,7 +18,7 @@
 //! and 4,999 (HSW), the others within 2.1% — at a third of the simulated copies.
 
 use crate::sim::{
-    simulate, InstRef, Observer, SimError, SimMachine, SimOptions, SimProgram, WhatIf,
+    simulate, InstRef, Observer, OutcomeOnly, SimError, SimMachine, SimOptions, SimProgram, WhatIf,
 };
 
 /// How cycles(N) and cycles(2N) are obtained.
@@ -118,18 +118,6 @@ pub fn cycles(
         two_n: full[two_n as usize - 1],
         simulated: u64::from(two_n),
     })
-}
-
-/// Wants the run's outcome only, which lets the engine skip steady-state repeats.
-struct OutcomeOnly;
-
-impl Observer for OutcomeOnly {
-    fn wants_waits(&self) -> bool {
-        false
-    }
-    fn wants_cycles(&self) -> bool {
-        false
-    }
 }
 
 /// The last completion cycle of each copy.

@@ -40,6 +40,20 @@ pub enum WaitCause {
     NotLoaded,
 }
 
+/// An observer that wants only the run's outcome: no events, so waiting instances sleep and
+/// the engine skips repeated steady states (the cheapest run).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct OutcomeOnly;
+
+impl Observer for OutcomeOnly {
+    fn wants_waits(&self) -> bool {
+        false
+    }
+    fn wants_cycles(&self) -> bool {
+        false
+    }
+}
+
 /// Receives the simulation's events. Every method has a no-op default.
 pub trait Observer {
     /// Whether this observer uses [`Observer::waited`]. When `false` the engine sends no

@@ -26,7 +26,7 @@ mod program;
 mod window;
 
 pub use engine::{simulate, SimError, SimOutcome, MAX_UOPS_PER_INSTR};
-pub use event::{InstRef, Observer, WaitCause};
+pub use event::{InstRef, Observer, OutcomeOnly, WaitCause};
 pub use options::{SimOptions, WhatIf};
 pub use program::{
     Delivery, EliminableMove, IssueRule, MoveSlots, PortAssignment, Rename, SimInput, SimInstr,

@@ -557,17 +557,6 @@ fn move_chain(slots: Option<u32>, release_cycles: u32) -> SimProgram {
     }
 }
 
-/// Wants no events: the engine skips repeated steady states.
-struct Quiet;
-impl Observer for Quiet {
-    fn wants_waits(&self) -> bool {
-        false
-    }
-    fn wants_cycles(&self) -> bool {
-        false
-    }
-}
-
 #[test]
 fn moves_without_a_slot_execute_and_delay_their_consumers() {
     let tp = |slots, release| {
@@ -585,6 +574,6 @@ fn moves_without_a_slot_execute_and_delay_their_consumers() {
     let program = move_chain(Some(1), 3);
     let options = SimOptions::new(1000);
     let full = simulate(&program, &skl(), &options, &mut NoObserver).expect("runs");
-    let skipped = simulate(&program, &skl(), &options, &mut Quiet).expect("runs");
+    let skipped = simulate(&program, &skl(), &options, &mut OutcomeOnly).expect("runs");
     assert_eq!(full.cycles, skipped.cycles);
 }
