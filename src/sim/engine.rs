@@ -315,7 +315,11 @@ impl<'a> Engine<'a> {
                 c if c >= MAX_PORTS => u32::MAX,
                 c => (1 << c) - 1,
             },
-            moves: plan.move_slots.as_ref().map(MoveRenamer::new),
+            moves: program
+                .move_slots
+                .as_ref()
+                .filter(|_| plan.move_slots)
+                .map(MoveRenamer::new),
             plan,
         }
     }
@@ -423,7 +427,7 @@ impl<'a> Engine<'a> {
                 });
                 if let Some(moves) = &mut self.moves {
                     let rename = self
-                        .plan
+                        .program
                         .move_slots
                         .as_ref()
                         .and_then(|m| m.renames.get(index as usize));

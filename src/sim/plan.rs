@@ -93,8 +93,8 @@ pub(crate) struct Plan {
     pub port_groups: Vec<u32>,
     /// The front end's delivery rate, unless the front end is perfect (`-pf`).
     pub delivery: Option<super::program::Delivery>,
-    /// The renamer's move-elimination limits, if the program has them.
-    pub move_slots: Option<MoveSlots>,
+    /// The program limits eliminated moves and has some ([`super::SimProgram::move_slots`]).
+    pub move_slots: bool,
     /// Per instruction: the port mask of its µop when it is an eliminable move that executes
     /// (0 for other instructions).
     pub executed_masks: Vec<u32>,
@@ -122,14 +122,12 @@ impl Plan {
         }
         let n = program.instrs.len();
         // Eliminable moves only under limits; without them the program's µops say it all.
-        let move_slots = program
-            .move_slots
-            .clone()
-            .filter(|m| m.renames.iter().any(|r| r.eliminable.is_some()));
+        let limits: Option<&MoveSlots> = program.move_slots.as_ref();
+        let move_slots = limits.is_some_and(|m| m.renames.iter().any(|r| r.eliminable.is_some()));
         let executed_masks: Vec<u32> = (0..n)
             .map(|k| {
-                move_slots
-                    .as_ref()
+                limits
+                    .filter(|_| move_slots)
                     .and_then(|m| m.renames.get(k))
                     .and_then(|r| r.eliminable)
                     .map_or(0, |e| e.executed.0)
