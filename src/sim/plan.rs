@@ -121,8 +121,13 @@ impl Plan {
             ));
         }
         let n = program.instrs.len();
-        // Eliminable moves only under limits; without them the program's µops say it all.
-        let limits: Option<&MoveSlots> = program.move_slots.as_ref();
+        // Eliminable moves only under limits; without them the program's µops say it all. The
+        // slots belong to the in-order front end (the renamer): a perfect one has no limit, so
+        // that `-pf` is never slower for them.
+        let limits: Option<&MoveSlots> = program
+            .move_slots
+            .as_ref()
+            .filter(|_| !options.what_if.perfect_frontend);
         let move_slots = limits.is_some_and(|m| m.renames.iter().any(|r| r.eliminable.is_some()));
         let executed_masks: Vec<u32> = (0..n)
             .map(|k| {
