@@ -97,3 +97,15 @@ pub struct InstrDesc {
     /// Maximum over `latencies`, or 1 when none were measured (SUACA's default).
     pub max_latency: f64,
 }
+
+impl InstrDesc {
+    /// Whether the legacy decoders must take it on decoder 0: where uops.info marks it
+    /// (`complex_decoder`, some single-µop instructions too), else when they emit more than
+    /// one µop; microcoded instructions always.
+    pub fn needs_complex_decoder(&self) -> bool {
+        let mite = self
+            .uops_mite
+            .unwrap_or(self.fused_uops.unwrap_or(self.uops));
+        self.complex_decoder.unwrap_or(mite > 1) || self.uops_ms.unwrap_or(0) > 0
+    }
+}

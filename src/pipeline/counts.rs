@@ -35,8 +35,9 @@ pub struct Counts {
     /// µops from the legacy decoders per line (`uops_MITE`, else the fused slots before
     /// pairing), `None` without data.
     pub mite: Vec<Option<u32>>,
-    /// Lines the data marks as needing the complex decoder (`complex_decoder`), ascending.
-    pub marked_complex: Vec<usize>,
+    /// Lines the legacy decoders take on decoder 0 ([`InstrDesc::needs_complex_decoder`]),
+    /// ascending.
+    pub complex: Vec<usize>,
     /// Lines whose fused slots fell back to the unfused µop count (no `uops_retire_slots`).
     pub estimated: Vec<usize>,
     /// First lines of macro-fused pairs (the Jcc is the next line).
@@ -99,8 +100,8 @@ impl Counts {
                 }
             }
         }
-        let marked_complex = (0..n)
-            .filter(|&i| desc(i).is_some_and(|d| d.complex_decoder == Some(true)))
+        let complex = (0..n)
+            .filter(|&i| desc(i).is_some_and(InstrDesc::needs_complex_decoder))
             .collect();
         let alu_holders = (0..n)
             .filter(|&i| {
@@ -140,7 +141,7 @@ impl Counts {
             unfused,
             ms,
             mite,
-            marked_complex,
+            complex,
             estimated,
             fused_pairs,
             alu_fused_pairs,

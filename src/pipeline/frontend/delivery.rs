@@ -173,9 +173,7 @@ pub fn legacy_items(
                     fusion && !d.macro_fusible_with.is_empty(),
                 )
             });
-            // uops.info measures which instructions need the complex decoder (some single-µop
-            // ones do: `cmovz` on Skylake) and how many simple decoders work beside them.
-            let complex = desc(i).and_then(|d| d.complex_decoder).unwrap_or(uops > 1) || ms > 0;
+            let complex = desc(i).is_some_and(InstrDesc::needs_complex_decoder);
             let simple_decoders = desc(i).and_then(|d| d.simple_decoders);
             Item {
                 offset: (instr.address - start) as u32,

@@ -329,13 +329,11 @@ fn mite(instrs: &[Instr], c: &Counts, arch: &MicroArch, dsb: bool, lsd: bool) ->
         }
     };
     let uops: u64 = (0..c.n).filter_map(mite).map(u64::from).sum();
-    // One decoder handles multi-µop and microcoded instructions, and those the data marks:
-    // one of them per cycle.
+    // One decoder handles the complex instructions (and a macro-fused pair of more than one
+    // µop): one of them per cycle.
     let complex = (0..c.n)
         .filter(|&i| {
-            mite(i).is_some_and(|u| u > 1)
-                || c.ms[i].is_some_and(|u| u > 0)
-                || c.marked_complex.binary_search(&i).is_ok()
+            c.complex.binary_search(&i).is_ok() || (in_pair(i) && mite(i).is_some_and(|u| u > 1))
         })
         .count();
     let mut terms: Vec<MiteTerm> = Vec::new();
