@@ -759,3 +759,11 @@ fn amd_divides_occupy_the_divider() {
     );
     assert!(!text.contains("gives `divsd"), "{text}");
 }
+
+/// `lock xadd [rax], edx` repeated: the fixture's data has 18 cycles from the memory value to
+/// memory and 28 from edx (the register's path through the locked operation). The chain from
+/// one copy to the next is the memory one, so 18 cycles a copy; edx's own chain is 12.
+#[test]
+fn a_read_modify_write_chains_at_its_memory_to_memory_latency() {
+    assert!(near(throughput("f00fc110", &[]), 18.00));
+}

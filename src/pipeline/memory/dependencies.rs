@@ -104,6 +104,16 @@ fn mem_ready(store: &InstrDesc, fallback: f64) -> f64 {
         .unwrap_or(fallback)
 }
 
+/// The exact memory-to-memory latency of a read-modify-write, if the data has one.
+fn mem_to_mem(store: &InstrDesc) -> Option<f64> {
+    store
+        .latencies
+        .iter()
+        .filter(|l| matches!(l.to, Endpoint::Mem(_)) && l.via == LatVia::Memory && !l.upper_bound)
+        .map(|l| l.cycles)
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+}
+
 /// Cycles after a load starts at which it needs the memory value. A read-modify-write
 /// needs it at once: its memory-to-memory latency counts from its start.
 fn mem_slack(load: &InstrDesc, rmw: bool) -> f64 {
@@ -411,6 +421,13 @@ fn timing(
         // or that wrote only part of the load's bytes: plain forwarding.
         Some(f) if (!e.same_registers || e.partial) && mem_ready(store, fallback) <= 1.0 => {
             f64::from(f)
+        }
+        // A read-modify-write read back by a read-modify-write: the chain uops.info measures
+        // as the memory-to-memory latency, not the longer ones from its register inputs
+        // (Skylake `lock xadd [rax], edx`: 18 cycles memory to memory, 28 from edx; BHive
+        // 18.0 a copy).
+        _ if w.read && w.write && m.write => {
+            mem_to_mem(store).unwrap_or_else(|| mem_ready(store, fallback))
         }
         _ => mem_ready(store, fallback),
     };
