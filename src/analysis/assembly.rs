@@ -66,7 +66,7 @@ pub struct RegionModel {
     /// iterations too); empty with `--no-mem-deps`.
     pub memory: Vec<GraphEdge>,
     /// What the measuring harness adds to each copy of unrolled code beyond the pipeline:
-    /// the pages its timed run newly enters ([`harness_pages`]); `None` without such a cost.
+    /// the pages its timed run newly enters (`harness_pages`); `None` without such a cost.
     pub harness_pages: Option<HarnessPages>,
 }
 

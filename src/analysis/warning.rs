@@ -45,7 +45,7 @@ pub enum Warning {
     /// note as the command line worded it.
     IgnoredOption(String),
     /// One pass of the region changes the x87 register stack's depth
-    /// ([`x87_stack_unbalanced`]).
+    /// (`x87_stack_unbalanced`).
     X87StackUnbalanced {
         /// Values pushed per pass (negative: popped).
         pushed: i32,

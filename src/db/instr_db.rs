@@ -374,7 +374,7 @@ impl InstrDb {
     }
 
     /// [`InstrDb::describe`] of an instruction decoded from its bytes
-    /// ([`crate::decode::decode_bytes`]), remembered by [`memo_key`]: an instruction that
+    /// ([`crate::decode::decode_bytes`]), remembered by `memo_key`: an instruction that
     /// differs from an earlier one only in address, length or displacement (or branch target)
     /// gets a copy of that one's description, which is what describing it would give.
     pub fn describe_decoded(&self, instr: &Instr) -> Result<InstrDesc, NoMatch> {

@@ -1,9 +1,9 @@
 //! Loops found, not marked: the innermost natural loops of a function, each a region to
 //! analyze in loop mode when the input has no IACA markers (issue #17).
 //!
-//! Owns: the function-wide block graph ([`blocks`]), natural loops from dominators
-//! ([`natural`]), the choice of innermost loops and their byte ranges ([`find_loops`]), and
-//! turning the functions of an object into loop regions ([`discover`]).
+//! Owns: the function-wide block graph (`blocks`), natural loops from dominators
+//! (`natural`), the choice of innermost loops and their byte ranges ([`find_loops`]), and
+//! turning the functions of an object into loop regions ([`discover()`]).
 //! Must not touch: marker rules, printing, simulation.
 //! Facts: dominators by petgraph's `simple_fast` (Cooper, Harvey, Kennedy); natural loops as
 //! in Aho, Lam, Sethi, Ullman §9.6.

@@ -1,10 +1,10 @@
 //! The cycle loop (thesis Algorithm 7) and the only emitter of [`Event`]s.
 //!
 //! Memory does not grow with the iteration count: only the instances between the oldest
-//! incomplete one and the newest loaded one are kept ([`Window`]), and reports aggregate
+//! incomplete one and the newest loaded one are kept (`Window`), and reports aggregate
 //! events per line.
 //!
-//! Speed (issue #4 item 5): per-instruction facts are precomputed ([`Plan`]); everything a
+//! Speed (issue #4 item 5): per-instruction facts are precomputed (`Plan`); everything a
 //! waiting instance needs (its position, loaded and assigned µops) is one record in the
 //! window, the waiting list holds bare ids, so a cycle touches only the waiting instances,
 //! the ports and one completion bucket. Observers that decline `waited` events let waiting

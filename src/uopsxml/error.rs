@@ -105,7 +105,7 @@ pub enum XmlError {
     WrongSchema {
         /// File name or `<input>`.
         name: String,
-        /// E.g. "root element is <project>, expected <root>".
+        /// E.g. "root element is `<project>`, expected `<root>`".
         detail: String,
     },
     /// An attribute value has the wrong format.

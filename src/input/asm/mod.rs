@@ -8,7 +8,7 @@
 //! scratch directory), decoding.
 //! Facts: GNU as (binutils) command line `as --64 -o OUT IN`, AT&T syntax unless the text
 //! says `.intel_syntax`; its messages are `FILE:LINE: Error: ...`. How lines are found:
-//! [`prep`] puts a label `__suaca_line_N:` in front of each instruction line (same line, so
+//! `prep` puts a label `__suaca_line_N:` in front of each instruction line (same line, so
 //! line numbers do not move); the labels land in the object's symbol table with their
 //! section offsets.
 //!

@@ -8,8 +8,8 @@
 //! iform, e.g. `ADD_GPRv_GPRv_01`), and that record's `string`, `asm`, `iform`, attributes and
 //! `<operand>` list are reused — encoding metadata, not measurements.
 //!
-//! Split by job: [`features`] (host CPUID), [`skip`] (what is left out and why), [`operands`]
-//! (operand shapes, instantiation, `<operand>` records), [`naming`] (uops.info strings and the
+//! Split by job: `features` (host CPUID), `skip` (what is left out and why), `operands`
+//! (operand shapes, instantiation, `<operand>` records), `naming` (uops.info strings and the
 //! skeleton).
 
 use std::collections::BTreeMap;

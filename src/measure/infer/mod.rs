@@ -2,8 +2,8 @@
 //! macro-fusion, and the uops.info `<measurement>` element. Pure (unit-tested without running
 //! code).
 //!
-//! Split by job: this file (results, phase 1: throughput and latencies), [`ports`] (phase 2/3:
-//! µops, port fits, fallback to the arch description, macro-fusion), [`xml`] (the
+//! Split by job: this file (results, phase 1: throughput and latencies), `ports` (phase 2/3:
+//! µops, port fits, fallback to the arch description, macro-fusion), `xml` (the
 //! `<measurement>` element).
 
 use std::collections::BTreeMap;

@@ -8,10 +8,10 @@
 //! opmask. Written operands get distinct registers per independent instance; read-only operands
 //! share registers taken from the end of the pool.
 //!
-//! Split by job: [`basics`] (chain latencies measured once), [`regs`] (register pools and
-//! operand assignment), [`latency`] (chains per operand pair), [`division`] (operand-value
-//! dependent dividers), [`blocking`] (µop filler, port-blocking and macro-fusion kernels),
-//! [`vsib`] (gathers' and scatters' mask refill, index offsets and latency chains).
+//! Split by job: `basics` (chain latencies measured once), `regs` (register pools and
+//! operand assignment), `latency` (chains per operand pair), `division` (operand-value
+//! dependent dividers), `blocking` (µop filler, port-blocking and macro-fusion kernels),
+//! `vsib` (gathers' and scatters' mask refill, index offsets and latency chains).
 
 use iced_x86::{Code, Instruction, Register};
 use serde::{Deserialize, Serialize};

@@ -184,7 +184,7 @@ pub struct MemInput {
     pub consumer: usize,
     /// The edge from the store.
     pub input: SimInput,
-    /// Memory renaming gives the load its value (see [`renamed`]).
+    /// Memory renaming gives the load its value (see `renamed`).
     pub renamed: bool,
     /// The load reads bytes the store did not write: store forwarding fails.
     pub partial: bool,
