@@ -417,7 +417,7 @@ fn finish(
         .filter(|r| r.state == RowState::Bound)
         .filter_map(|r| r.cycles)
         .filter(|c| c.is_finite())
-        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))));
+        .reduce(f64::max);
     let mut bottleneck = None;
     if let Some(max) = predicted {
         for r in &mut rows {

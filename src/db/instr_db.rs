@@ -428,9 +428,7 @@ impl InstrDb {
         let max_latency = latencies
             .iter()
             .map(|l| l.cycles)
-            .fold(None, |acc: Option<f64>, c| {
-                Some(acc.map_or(c, |a| a.max(c)))
-            })
+            .reduce(f64::max)
             .unwrap_or(1.0);
         Ok(InstrDesc {
             string: form.string.clone(),

@@ -36,7 +36,7 @@ pub(crate) fn produce_latency(desc: &InstrDesc, loc: Loc) -> f64 {
             .iter()
             .filter(|l| names(l.to, loc) && (memory || l.via != LatVia::Memory))
             .map(|l| l.cycles)
-            .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
+            .reduce(f64::max)
     };
     max(false).or_else(|| max(true)).unwrap_or(desc.max_latency)
 }
@@ -49,7 +49,7 @@ pub(crate) fn longest_input_latency(desc: &InstrDesc) -> Option<f64> {
         .iter()
         .filter(|l| l.via != LatVia::Memory && !matches!(l.to, Endpoint::Mem(_)))
         .map(|l| l.cycles)
-        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
+        .reduce(f64::max)
 }
 
 /// Cycles after its start at which `desc` first needs `loc`.
@@ -62,7 +62,7 @@ pub(crate) fn slack(desc: &InstrDesc, loc: Loc) -> f64 {
         .iter()
         .filter(|l| names(l.from, loc) && l.via != LatVia::Memory)
         .map(|l| l.cycles)
-        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))));
+        .reduce(f64::max);
     // A register the instruction writes but whose old value no latency starts from is the
     // merge input of a partial write (`mov cl, [rax]` keeps rcx's upper bytes): it joins
     // the result in the last cycle, not at the start of the load.

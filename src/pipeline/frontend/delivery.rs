@@ -39,14 +39,13 @@ impl UnitCycles {
 /// Cycles per iteration of the binding front-end part, if any binds; `unit`, the front-end
 /// unit's cycles, stands in for the parts it models (see [`UnitCycles`]).
 pub fn period(fe: &FrontEndRates, unit: Option<UnitCycles>) -> Option<f64> {
-    let max = |m: Option<f64>, c: f64| Some(m.map_or(c, |m: f64| m.max(c)));
     if let Some(UnitCycles::Loop(l)) = unit {
         let taken = if l.source == Source::Lsd {
             None
         } else {
             fe.taken.binding()
         };
-        return max(taken, l.cycles);
+        return Some(taken.map_or(l.cycles, |t| t.max(l.cycles)));
     }
     // The decoders' part binds as the average rates have it; the unit says how fast.
     let mite = fe
@@ -61,7 +60,7 @@ pub fn period(fe: &FrontEndRates, unit: Option<UnitCycles>) -> Option<f64> {
     ]
     .into_iter()
     .flatten()
-    .fold(None, max)
+    .reduce(f64::max)
 }
 
 /// The delivery the engine enforces: the period, with the instruction queue as the distance
@@ -109,9 +108,7 @@ pub fn unrolled_delivery(
         _ => [stream, rates.microcode.known()]
             .into_iter()
             .flatten()
-            .fold(None, |m: Option<f64>, c| {
-                Some(m.map_or(c, |m: f64| m.max(c)))
-            })?,
+            .reduce(f64::max)?,
     };
     let queue = fe.idq_uops.unwrap_or(arch.issue_width * 16);
     Delivery::every(p, u64::from(queue / arch.issue_width.max(1)))

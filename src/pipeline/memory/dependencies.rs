@@ -100,7 +100,7 @@ fn mem_ready(store: &InstrDesc, fallback: f64) -> f64 {
     to_memory()
         .filter(|l| !exact || !l.upper_bound)
         .map(|l| l.cycles)
-        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+        .reduce(f64::max)
         .unwrap_or(fallback)
 }
 
@@ -111,7 +111,7 @@ fn mem_to_mem(store: &InstrDesc) -> Option<f64> {
         .iter()
         .filter(|l| matches!(l.to, Endpoint::Mem(_)) && l.via == LatVia::Memory && !l.upper_bound)
         .map(|l| l.cycles)
-        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+        .reduce(f64::max)
 }
 
 /// Cycles after a load starts at which it needs the memory value. A read-modify-write
@@ -130,7 +130,7 @@ fn own_mem(load: &InstrDesc) -> Option<f64> {
         .iter()
         .filter(|l| l.via == LatVia::Memory)
         .map(|l| l.cycles)
-        .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))))
+        .reduce(f64::max)
 }
 
 /// A store→load dependency the hardware resolves by memory renaming: the load's value is the
@@ -152,7 +152,7 @@ fn renamed(
         .iter()
         .filter(|l| matches!(l.to, Endpoint::Mem(_)) && l.via == LatVia::Value)
         .map(|l| l.cycles)
-        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))));
+        .reduce(f64::max);
     (round_trip.is_some_and(|c| c <= 1.0) || stack)
         && w.size == load.size
         && w.index.is_none()
