@@ -8,9 +8,7 @@ use crate::ir::{BranchKind, Instr};
 
 /// The first conditional jump of the region, if any.
 pub fn first_conditional(instrs: &[Instr]) -> Option<usize> {
-    instrs
-        .iter()
-        .position(|i| matches!(i.branch, BranchKind::Conditional { .. }))
+    instrs.iter().position(|i| i.branch.is_conditional())
 }
 
 /// Line whose instruction starts at `address`.

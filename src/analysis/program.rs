@@ -194,7 +194,9 @@ pub fn build(
                         if let Some(&port) = bank_port.get(&line) {
                             banks::narrow_load(cx.arch, port, &mut uops);
                         }
-                        if cx.loop_mode && Some(&line) == path.last() && is_conditional(instr(line))
+                        if cx.loop_mode
+                            && Some(&line) == path.last()
+                            && instr(line).is_some_and(|i| i.branch.is_conditional())
                         {
                             ports::taken_branch(cx.arch, &mut uops);
                         }
@@ -338,11 +340,6 @@ pub fn build(
             && cx.arch.scheduler.uops_share_ports == Some(false)),
         instrs,
     }
-}
-
-/// Whether `instr` is a conditional branch.
-fn is_conditional(instr: Option<&Instr>) -> bool {
-    instr.is_some_and(|i| matches!(i.branch, crate::ir::BranchKind::Conditional { .. }))
 }
 
 /// `positions` each followed by the same wait, for [`chain`].

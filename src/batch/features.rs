@@ -153,7 +153,7 @@ fn is_load_op(i: &Instr) -> bool {
 /// A flag-writing ALU instruction immediately followed by a conditional jump.
 fn has_macro_fusible_pair(instrs: &[Instr]) -> bool {
     instrs.windows(2).any(|w| {
-        matches!(w[1].branch, BranchKind::Conditional { .. })
+        w[1].branch.is_conditional()
             && matches!(
                 w[0].iced.mnemonic(),
                 Mnemonic::Cmp

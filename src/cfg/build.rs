@@ -47,7 +47,7 @@ impl Cfg {
                     succs: vec![Succ::End],
                     backward: true,
                     backward_target: None,
-                    loop_exit: matches!(instr.branch, BranchKind::Conditional { .. }),
+                    loop_exit: instr.branch.is_conditional(),
                 });
                 continue;
             }

@@ -147,6 +147,13 @@ pub enum BranchKind {
     Return,
 }
 
+impl BranchKind {
+    /// Whether it is a conditional jump.
+    pub fn is_conditional(self) -> bool {
+        matches!(self, BranchKind::Conditional { .. })
+    }
+}
+
 /// A dependency-breaking idiom: the instruction's result does not depend on its inputs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Idiom {

@@ -3,7 +3,7 @@
 //! decoders' and the microcode sequencer's µops, lines without data.
 
 use crate::db::InstrDesc;
-use crate::ir::{BranchKind, Instr};
+use crate::ir::Instr;
 use crate::uarch::MicroArch;
 
 /// The model's switches the counts follow (the simulation's).
@@ -116,7 +116,7 @@ impl Counts {
             let mut i = 0;
             while i + 1 < n {
                 if let (Some(first), Some(jcc)) = (desc(i), desc(i + 1)) {
-                    let is_jcc = matches!(instrs[i + 1].branch, BranchKind::Conditional { .. });
+                    let is_jcc = instrs[i + 1].branch.is_conditional();
                     if is_jcc && first.macro_fusible_with.contains(&jcc.string) {
                         // The pair takes the slots of both less one (one fused µop for
                         // cmp+jcc); all of it is booked on the first line.

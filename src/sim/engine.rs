@@ -439,7 +439,7 @@ impl<'a> Engine<'a> {
             let Some(&Entry { id, .. }) = self.waiting.last() else {
                 unreachable!("an instance is loading");
             };
-            let executed = self.moves.is_some() && self.window.is_executed(id);
+            let executed = self.executes_move(id);
             // Changed in place: no copy of the record in and out.
             let w = self.window.record_mut(id);
             let op = &ops[w.index as usize];
@@ -459,10 +459,7 @@ impl<'a> Engine<'a> {
                         }
                         slot %= group;
                     }
-                    let mask = match executed {
-                        true => self.plan.executed_masks[w.index as usize],
-                        false => self.plan.masks[(op.first_mask + u) as usize],
-                    } & self.valid_ports;
+                    let mask = self.plan.uop_mask(op, w.index, u, executed) & self.valid_ports;
                     w.bind(u, assigner.bind(mask, slot));
                 }
             }
@@ -614,14 +611,11 @@ impl<'a> Engine<'a> {
         let mut pending = loaded & !w.assigned;
         // The ports the µops left waiting may take (`Entry::need`).
         let mut need = 0;
-        let executed = self.moves.is_some() && self.window.is_executed(entry.id);
+        let executed = self.executes_move(entry.id);
         while pending != 0 {
             let u = pending.trailing_zeros();
             pending &= pending - 1;
-            let mut mask = match executed {
-                true => self.plan.executed_masks[w.index as usize],
-                false => self.plan.masks[(op.first_mask + u) as usize],
-            };
+            let mut mask = self.plan.uop_mask(op, w.index, u, executed);
             if mask == 0 {
                 w.assigned |= 1 << u;
                 observer.uop_dispatched(cycle, inst, u, None);
@@ -696,6 +690,12 @@ impl<'a> Engine<'a> {
             }
             false
         }
+    }
+
+    /// Whether instance `id` is an eliminable move that found no slot and executes.
+    #[inline]
+    fn executes_move(&self, id: u64) -> bool {
+        self.moves.is_some() && self.window.is_executed(id)
     }
 
     /// Thesis Algorithm 6: instances whose latency ends this cycle complete and leave the

@@ -101,6 +101,17 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
+    /// The allowed ports of µop `u` of instruction `index` (`op`): an eliminable move that
+    /// found no slot (`executed`) takes its executed form's.
+    #[inline]
+    pub(crate) fn uop_mask(&self, op: &Op, index: u32, u: u32, executed: bool) -> u32 {
+        if executed {
+            self.executed_masks[index as usize]
+        } else {
+            self.masks[(op.first_mask + u) as usize]
+        }
+    }
+
     pub(crate) fn new(
         program: &SimProgram,
         machine: &SimMachine,

@@ -196,7 +196,7 @@ pub fn legacy_items(
         while i + 1 < instrs.len() {
             let pair = match (desc(i), desc(i + 1)) {
                 (Some(first), Some(jcc)) => {
-                    matches!(instrs[i + 1].branch, BranchKind::Conditional { .. })
+                    instrs[i + 1].branch.is_conditional()
                         && first.macro_fusible_with.contains(&jcc.string)
                 }
                 _ => false,

@@ -4,7 +4,7 @@
 //! flag-setting instruction with the Jcc after it (the data's `macro_fusible`).
 
 use crate::db::{InstrDesc, Variant};
-use crate::ir::{BranchKind, Instr, Loc};
+use crate::ir::{Instr, Loc};
 use crate::uarch::{MicroArch, PortMask, Unlamination};
 
 use crate::pipeline::Context;
@@ -86,7 +86,7 @@ pub fn macro_fuses(
 ) -> bool {
     cx.model.macro_fusion
         && cx.arch.fusion.macro_fusion == Some(true)
-        && matches!(second_instr.branch, BranchKind::Conditional { .. })
+        && second_instr.branch.is_conditional()
         && first.macro_fusible_with.contains(&second.string)
 }
 

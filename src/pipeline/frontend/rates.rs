@@ -192,8 +192,9 @@ pub enum MiteTerm {
         cycles: f64,
     },
     /// Instructions that need the complex decoder (more than one µop, microcoded, or marked
-    /// by the data): one per cycle.
-    MultiUop {
+    /// by the data): one per cycle. (Its JSON name is the older `multi_uop`.)
+    #[serde(rename = "multi_uop")]
+    ComplexDecoder {
         /// Such instructions.
         instructions: usize,
         /// The term's cycles.
@@ -219,8 +220,10 @@ pub struct MiteFacts {
     pub bytes: usize,
     /// Instructions, a macro-fused pair once.
     pub instructions: usize,
-    /// Instructions that need the complex decoder (see [`MiteTerm::MultiUop`]).
-    pub multi_uop: usize,
+    /// Instructions that need the complex decoder (see [`MiteTerm::ComplexDecoder`]; JSON
+    /// `multi_uop`).
+    #[serde(rename = "multi_uop")]
+    pub complex_decoder: usize,
     /// Why the row is informational, if it is.
     pub informational: Option<FrontEndSource>,
 }
@@ -358,7 +361,7 @@ fn mite(instrs: &[Instr], c: &Counts, arch: &MicroArch, dsb: bool, lsd: bool) ->
         });
     }
     if fe.decoders.is_some() {
-        terms.push(MiteTerm::MultiUop {
+        terms.push(MiteTerm::ComplexDecoder {
             instructions: complex,
             cycles: complex as f64,
         });
@@ -388,7 +391,7 @@ fn mite(instrs: &[Instr], c: &Counts, arch: &MicroArch, dsb: bool, lsd: bool) ->
         terms,
         bytes,
         instructions: n,
-        multi_uop: complex,
+        complex_decoder: complex,
         informational,
     };
     Part::new(state, cycles, facts)
@@ -401,7 +404,7 @@ fn max_term(terms: &[MiteTerm]) -> f64 {
         .map(|t| match t {
             MiteTerm::Bytes { cycles, .. }
             | MiteTerm::Instructions { cycles, .. }
-            | MiteTerm::MultiUop { cycles, .. }
+            | MiteTerm::ComplexDecoder { cycles, .. }
             | MiteTerm::Uops { cycles, .. } => *cycles,
         })
         .fold(0.0, f64::max)

@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+use petgraph::unionfind::UnionFind;
+
 use crate::ir::Instr;
 use crate::uarch::{MicroArch, PortMask, Role};
 
@@ -104,29 +106,20 @@ pub fn conflict_groups(
             && b0 <= a1
     };
     // Union of conflicting pairs, by path position.
-    let mut group: Vec<usize> = (0..path.len()).collect();
-    fn root(group: &mut [usize], mut x: usize) -> usize {
-        while group[x] != x {
-            group[x] = group[group[x]];
-            x = group[x];
-        }
-        x
-    }
+    let mut sets: UnionFind<usize> = UnionFind::new(path.len());
     let mut joined = vec![false; path.len()];
     for (i, a) in loads.iter().enumerate() {
-        for b in &loads[i + 1..] {
-            if conflict(a, b) {
-                let (ra, rb) = (root(&mut group, a.pos), root(&mut group, b.pos));
-                group[ra.max(rb)] = ra.min(rb);
-                joined[a.pos] = true;
-                joined[b.pos] = true;
-            }
+        for b in loads[i + 1..].iter().filter(|b| conflict(a, b)) {
+            sets.union(a.pos, b.pos);
+            joined[a.pos] = true;
+            joined[b.pos] = true;
         }
     }
+    // The groups in order of their first position, each in program order.
     let mut out: Vec<Vec<usize>> = Vec::new();
     let mut index_of_root: Vec<Option<usize>> = vec![None; path.len()];
     for pos in (0..path.len()).filter(|&p| joined[p]) {
-        let r = root(&mut group, pos);
+        let r = sets.find_mut(pos);
         match index_of_root[r] {
             Some(g) => out[g].push(pos),
             None => {

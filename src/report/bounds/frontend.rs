@@ -78,7 +78,7 @@ fn mite_term(t: &MiteTerm) -> String {
             decoders,
             cycles,
         } => (format!("{instructions} instructions / {decoders}"), cycles),
-        MiteTerm::MultiUop {
+        MiteTerm::ComplexDecoder {
             instructions,
             cycles,
         } => (
@@ -102,7 +102,7 @@ pub(super) fn mite(f: &MiteFacts) -> RowWords {
     RowWords::new(format!("max({terms}){}", informational(f.informational)))
         .input("bytes", f.bytes)
         .input("instructions (fused pairs once)", f.instructions)
-        .input("complex-decoder instructions", f.multi_uop)
+        .input("complex-decoder instructions", f.complex_decoder)
 }
 
 pub(super) fn microcode(f: &MicrocodeFacts, cycles: f64) -> RowWords {
