@@ -109,6 +109,10 @@ pub struct MeasureArgs {
     /// Stop after N variants (a quick look).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Refused clock checks (a busy or frequency-scaling host) retried per batch, waiting
+    /// 0.5 s, doubling up to 16 s, before the run stops; `--resume` continues it.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub retries: u32,
 }
 
 /// `suaca profile …` (issue #6 item 1).
@@ -154,6 +158,10 @@ pub struct ProfileArgs {
     /// Timed runs of each kernel per process; the minimum is kept (at least 21).
     #[arg(long, value_name = "N", default_value_t = 51)]
     pub reps: u32,
+    /// Refused clock checks (a busy or frequency-scaling host) retried per block, waiting
+    /// 0.5 s, doubling up to 16 s, before the block is refused as timed on a busy host.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub retries: u32,
     /// Report SIGSEGV when the block computes an address outside the harness's buffer,
     /// instead of mapping a page there and retrying (BHive's method, the default).
     #[arg(long)]

@@ -63,6 +63,7 @@ pub fn run(args: &MeasureArgs) -> Result<(), Failure> {
         cpu: args.cpu,
         machine_out: args.machine.clone(),
         limit: args.limit,
+        calib_retries: args.retries,
         ..MeasureConfig::default()
     };
     let mut progress = Bar {

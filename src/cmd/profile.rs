@@ -106,6 +106,7 @@ pub fn options(args: &ProfileArgs) -> Result<ProfileOptions, Failure> {
         cpu: args.cpu,
         processes: args.processes,
         reps: args.reps,
+        calib_retries: args.retries,
         map_fault_pages: !args.no_fault_pages,
         ..ProfileOptions::default()
     })

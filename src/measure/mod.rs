@@ -82,6 +82,9 @@ pub struct MeasureConfig {
     pub machine_out: Option<PathBuf>,
     /// Stop after this many variants (testing).
     pub limit: Option<usize>,
+    /// Refused clock checks retried per batch (waiting 0.5 s, doubling up to 16 s) before
+    /// the run stops as timed on a busy host.
+    pub calib_retries: u32,
 }
 
 impl Default for MeasureConfig {
@@ -105,6 +108,7 @@ impl Default for MeasureConfig {
             },
             machine_out: None,
             limit: None,
+            calib_retries: 8,
         }
     }
 }

@@ -68,6 +68,9 @@ pub struct ProfileOptions {
     pub max_unrolled: usize,
     /// Seconds before a child is killed (SIGALRM).
     pub timeout_s: u32,
+    /// Refused clock checks retried per block (waiting 0.5 s, doubling up to 16 s) before
+    /// the block is refused as timed on a busy host.
+    pub calib_retries: u32,
     /// Map a page at an unmapped address the block computed and retry, as BHive does (one
     /// physical page behind all of them), instead of reporting SIGSEGV.
     pub map_fault_pages: bool,
@@ -86,6 +89,7 @@ impl Default for ProfileOptions {
             copies: 100,
             max_unrolled: 3000,
             timeout_s: 20,
+            calib_retries: 4,
             map_fault_pages: true,
             counter: None,
         }

@@ -40,8 +40,6 @@ pub struct Profiler {
     opts: ProfileOptions,
     proto: Protocol,
     limits: CalibrationLimits,
-    /// Calibration refusals tolerated per block before giving up.
-    calib_retries: u32,
 }
 
 impl Profiler {
@@ -61,7 +59,6 @@ impl Profiler {
                 ..Protocol::default()
             },
             limits: CalibrationLimits::default(),
-            calib_retries: 4,
         })
     }
 
@@ -127,7 +124,7 @@ impl Profiler {
                 }
                 ChildResult::Refused(e) => {
                     refused += 1;
-                    if refused > self.calib_retries {
+                    if refused > self.opts.calib_retries {
                         return Err(MeasureError::Calibration(e).into());
                     }
                     std::thread::sleep(crate::measure::timer::calibration_backoff(refused));

@@ -465,6 +465,8 @@ fn analysis_batch_and_profile_pick_the_same_default_and_say_so() {
                 "21",
                 "--processes",
                 "1",
+                "--retries",
+                "0",
             ],
             home.path(),
         );

@@ -93,7 +93,14 @@ fn embedded_zen4_data_works_without_any_data_file() {
 fn measure_has_a_cli() {
     let home = tempfile::tempdir().expect("tempdir");
     let help = ok(&["measure", "--help"], home.path());
-    for flag in ["--filter", "--out", "--resume", "--skeleton", "--machine"] {
+    for flag in [
+        "--filter",
+        "--out",
+        "--resume",
+        "--skeleton",
+        "--machine",
+        "--retries",
+    ] {
         assert!(help.contains(flag), "{help}");
     }
     // A bad filter is a clear usage error before anything runs.

@@ -118,14 +118,14 @@ pub fn reference_value(
     })
 }
 
-/// The measure engine retries a refused calibration for about a minute. Still refused as a
-/// busy host (every reading near a quiet core's), the test skips, saying why; a broken clock
-/// or any other error fails it: skipping would hide it.
+/// The measure engine retries a refused calibration (twice in the tests, `calib_retries`).
+/// Still refused as a busy host (every reading near a quiet core's), the test skips, saying
+/// why; a broken clock or any other error fails it: skipping would hide it.
 pub fn busy_or_panic<T>(e: suaca::measure::MeasureError) -> Option<T> {
     if !e.is_busy() {
         panic!("{e}");
     }
-    eprintln!("skipped: the host was too busy to time for a minute: {e}");
+    eprintln!("skipped: the host was too busy to time: {e}");
     None
 }
 

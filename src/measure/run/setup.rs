@@ -131,6 +131,7 @@ pub(super) fn setup(
         reps: config.reps,
     };
     let mut engine = Engine::new(cpu, proto, config.processes)?;
+    engine.calib_retries = config.calib_retries;
     progress.message(&format!("time base: {}", engine.time_base.describe()));
     // Basic chain latencies (and the first calibration: refuses on an unstable clock).
     let bspecs: Vec<Spec> = Basics::specs().into_iter().map(|(_, s)| s).collect();
