@@ -600,6 +600,19 @@ fn a_load_forwarding_cannot_serve_waits_for_the_commit() {
     assert!(throughput(hex, &["--no-mem-deps"]) < 1.5);
 }
 
+/// `mov [rbx+4096], rax; mov rcx, [rbx]` on SKL (fixture data): the names prove two
+/// locations, so the copies overlap (one store a cycle). Under BHive's harness both pages are
+/// one physical page: the load reads the store's bytes through another virtual address,
+/// which store forwarding cannot serve, so it waits for the commit as a partial read does,
+/// 14 cycles a copy (`memory.store_forward_fail_cycles`).
+#[test]
+fn a_load_of_the_same_bytes_through_another_page_waits_for_the_commit() {
+    let hex = "48898300100000488b0b";
+    assert!(throughput(hex, &[]) < 1.5);
+    assert!(near(throughput(hex, &["--harness", "bhive"]), 14.0));
+    assert!(near(batch(hex, &["--harness", "bhive"]), 14.0));
+}
+
 /// `mov rax, [rbx]; mov [rcx], rax` unrolled on SKL (fixture data): the names differ, so by
 /// default nothing goes through memory and the one store a cycle binds: 1.00. Under BHive's
 /// harness rbx = rcx = 0x2324000, so each copy's load reads the previous copy's store. By

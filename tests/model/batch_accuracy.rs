@@ -71,8 +71,8 @@ fn benchmark_runs_on_bhive_dev_slice() {
 
 /// The accuracy the pipeline details (issue #7) and the front-end unit (issue #15) reached
 /// does not regress: on the whole BHive development split, per arch, MAPE at most 6.0% and
-/// Kendall's tau at least 0.928, Skylake at most 5.75%, and Haswell within issue #15's 5% and
-/// 0.94, at most 4.5%
+/// Kendall's tau at least 0.928, Skylake at most 5.65%, and Haswell within issue #15's 5% and
+/// 0.94, at most 4.3%
 /// (measured when written: SKL 9.0% / 0.917, HSW 6.7% / 0.930,
 /// IVB 8.5% / 0.911; with store forwarding counted once SKL 8.3% / 0.923, HSW 5.9% / 0.933,
 /// IVB 6.8% / 0.919; with SKL's read-modify-write round trip and whole issue groups SKL
@@ -85,7 +85,9 @@ fn benchmark_runs_on_bhive_dev_slice() {
 /// enters; SKL 6.13% / 0.942, HSW 4.64% / 0.943, IVB 5.54% / 0.926 with move-elimination
 /// slots; SKL 5.79% / 0.944, HSW 4.35% / 0.944, IVB 5.16% / 0.930 with the data's
 /// complex-decoder marks; IVB 5.08% / 0.932 with L1 bank conflicts; SKL 5.69% / 0.944 with
-/// read-modify-write chains at the memory-to-memory latency). SUACA's model stays far behind, as the thesis' model does not know the stack
+/// read-modify-write chains at the memory-to-memory latency; SKL 5.58% / 0.945, HSW 4.23% /
+/// 0.944, IVB 5.10% / 0.933 with loads through another page of BHive's one physical page
+/// waiting for the store's commit). SUACA's model stays far behind, as the thesis' model does not know the stack
 /// engine (77% MAPE).
 #[test]
 fn full_model_accuracy_on_bhive_dev() {
@@ -112,10 +114,10 @@ fn full_model_accuracy_on_bhive_dev() {
         assert!(m.mape <= 0.060, "{arch}: MAPE {}", m.mape);
         assert!(m.kendall_tau.unwrap_or(0.0) >= 0.928, "{arch}: {m:?}");
         if arch == "SKL" {
-            assert!(m.mape <= 0.0575, "SKL: MAPE {}", m.mape);
+            assert!(m.mape <= 0.0565, "SKL: MAPE {}", m.mape);
         }
         if arch == "HSW" {
-            assert!(m.mape <= 0.045, "HSW: MAPE {}", m.mape);
+            assert!(m.mape <= 0.043, "HSW: MAPE {}", m.mape);
             assert!(m.kendall_tau.unwrap_or(0.0) >= 0.940, "HSW: {m:?}");
         }
     }

@@ -116,8 +116,12 @@ pub enum Relation {
     Overlap {
         /// Iterations between the store and the load (0: the same iteration).
         distance: u32,
-        /// Load address minus store address.
+        /// Load address minus store address (where the harness maps every page to one, the
+        /// nearest of the addresses the load's location stands for).
         delta: i64,
+        /// Whole pages between the two virtual addresses when a harness maps them to one
+        /// physical location (0: the same virtual address).
+        pages_apart: i64,
     },
     /// Provably never overlapping within the distances looked at.
     Disjoint,
@@ -457,6 +461,7 @@ impl AddressMap {
                         Relation::Overlap {
                             distance: first,
                             delta: delta0,
+                            pages_apart: 0,
                         }
                     } else {
                         Relation::Disjoint
@@ -485,13 +490,19 @@ fn scan(
     page: Option<i64>,
 ) -> Relation {
     for k in first..=max_distance {
-        let mut delta = delta0.wrapping_add(step.wrapping_mul(i64::from(k - first)));
+        let virtual_delta = delta0.wrapping_add(step.wrapping_mul(i64::from(k - first)));
+        let mut delta = virtual_delta;
         if let Some(page) = page {
             // The nearest of the addresses one physical location stands for.
             delta = (delta + page / 2).rem_euclid(page) - page / 2;
         }
         if overlaps(delta, store_size, load_size) {
-            return Relation::Overlap { distance: k, delta };
+            let pages_apart = page.map_or(0, |p| virtual_delta.wrapping_sub(delta) / p);
+            return Relation::Overlap {
+                distance: k,
+                delta,
+                pages_apart,
+            };
         }
         // Moving away for good: no later k can overlap (with pages folded, a moving access
         // comes round again).

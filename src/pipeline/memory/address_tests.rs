@@ -211,7 +211,8 @@ fn strides_and_relations_of_the_map() {
         map.relate((1, 0, 8), (1, 0, 8), 4),
         Relation::Overlap {
             distance: 1,
-            delta: 0
+            delta: 0,
+            pages_apart: 0
         }
     );
 }
