@@ -186,7 +186,7 @@ pub struct MemInput {
     pub input: SimInput,
     /// Memory renaming gives the load its value (see `renamed`).
     pub renamed: bool,
-    /// The load reads bytes the store did not write: store forwarding fails.
+    /// Store forwarding cannot serve the load ([`MemEdge::forwardable`]).
     pub partial: bool,
 }
 
@@ -215,6 +215,14 @@ pub struct MemEdge {
     pub other_page: bool,
     /// Neither address register was written between the two accesses.
     pub same_registers: bool,
+}
+
+impl MemEdge {
+    /// Whether store forwarding can serve the load: it reads only bytes the store wrote, at
+    /// the store's virtual address.
+    pub fn forwardable(&self) -> bool {
+        !self.partial && !self.other_page
+    }
 }
 
 /// Candidates looked at per load, nearest first: bounds the work on huge regions.
@@ -431,7 +439,8 @@ fn timing(
     let paired = e.same_registers || ((stack || rsp_slot) && e.proven && e.delta == 0);
     // A locked access goes through the cache: no renaming, no fast read-modify-write chain.
     let locked = locked(&cx.instrs[sl]) || locked(&cx.instrs[ll]);
-    let renamed = paired && !e.partial && !locked && renamed(store, w, &cx.instrs[ll], m, stack);
+    let renamed =
+        paired && e.forwardable() && !locked && renamed(store, w, &cx.instrs[ll], m, stack);
     let ready = match cx.arch.memory.store_forward_latency {
         // A store the data shows renamed whose address registers changed before the load,
         // or that wrote only part of the load's bytes: plain forwarding.
@@ -508,7 +517,7 @@ pub fn inputs(
                 offset,
             },
             renamed,
-            partial: e.partial || e.other_page,
+            partial: !e.forwardable(),
         });
     }
     out
@@ -561,7 +570,7 @@ pub fn graph_edges(cx: &Context, path: &[usize], descs: &[Option<InstrDesc>]) ->
                 distance: e.distance,
                 address: cx.instrs[path[e.load]].mem[e.load_mem].clone(),
                 latency: timed.map(|(o, _)| o),
-                forwarded: timed.is_some_and(|(_, renamed)| !renamed) && !e.partial,
+                forwarded: timed.is_some_and(|(_, renamed)| !renamed) && e.forwardable(),
                 edge: e,
             }
         })
