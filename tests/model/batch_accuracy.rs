@@ -87,7 +87,7 @@ fn benchmark_runs_on_bhive_dev_slice() {
 /// complex-decoder marks; IVB 5.08% / 0.932 with L1 bank conflicts; SKL 5.69% / 0.944 with
 /// read-modify-write chains at the memory-to-memory latency; SKL 5.58% / 0.945, HSW 4.23% /
 /// 0.944, IVB 5.10% / 0.933 with loads through another page of BHive's one physical page
-/// waiting for the store's commit). SUACA's model stays far behind, as the thesis' model does not know the stack
+/// waiting for the store's commit; IVB 5.02% with each commit waited for once). SUACA's model stays far behind, as the thesis' model does not know the stack
 /// engine (77% MAPE).
 #[test]
 fn full_model_accuracy_on_bhive_dev() {
