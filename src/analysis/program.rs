@@ -107,7 +107,7 @@ pub fn build(
     for m in &mem_inputs {
         if m.renamed {
             renamed[m.consumer] = true;
-        } else if !m.partial {
+        } else if !m.unforwardable {
             forwarded[m.consumer] = true;
         }
     }
@@ -372,7 +372,7 @@ fn chain(instrs: &mut [SimInstr], links: &[(usize, u32)]) {
 fn commit_waits(mem_inputs: &[memory::MemInput]) -> Vec<(usize, u32, u32)> {
     let mut out: Vec<(usize, u32, u32)> = mem_inputs
         .iter()
-        .filter(|m| m.partial)
+        .filter(|m| m.unforwardable)
         .map(|m| (m.consumer, m.input.producer, m.input.distance))
         .collect();
     out.sort_unstable();
@@ -402,7 +402,7 @@ fn commit_links(waits: &[(usize, u32, u32)], cycles: u32) -> Vec<(usize, u32)> {
 fn loads_served(mem_inputs: &[memory::MemInput]) -> Vec<usize> {
     let mut out: Vec<usize> = mem_inputs
         .iter()
-        .filter(|m| !m.partial)
+        .filter(|m| !m.unforwardable)
         .map(|m| m.consumer)
         .collect();
     out.sort_unstable();

@@ -129,6 +129,10 @@ pub fn busy_or_panic<T>(e: suaca::measure::MeasureError) -> Option<T> {
     None
 }
 
+/// Refused clock checks the measure tests retry: 2 (1.5 s of back-off) instead of the
+/// engine's 8 (a minute), so a busy host skips them quickly.
+pub const BUSY_RETRIES: u32 = 2;
+
 /// One timed run at a time in a test binary: the timing tests pin to the same CPU, and a
 /// second run beside them would be measured too.
 pub fn timing_lock() -> std::sync::MutexGuard<'static, ()> {

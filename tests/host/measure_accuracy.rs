@@ -10,15 +10,11 @@ use crate::common;
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 mod host {
-    use super::common::{reference_value as value, ZEN4_REFERENCE as EXPECTED};
+    use super::common::{reference_value as value, BUSY_RETRIES, ZEN4_REFERENCE as EXPECTED};
     use suaca::measure::{run, MeasureConfig, NoProgress};
     use suaca::uopsxml::{read_file, ArchFilter, InstrRecord};
 
     const FILTER: &str = r"^(ADD_01 \(R64, R64\)|IMUL \(R64, R64\)|MOV \(R64, M64\)|MULSD \(XMM, XMM\)|VFMADD231PD \(YMM, YMM, YMM\)|VADDPD \(YMM, YMM, YMM\))$";
-
-    /// Refused clock checks retried per batch: 2 (1.5 s) instead of the default 8 (a minute
-    /// of back-off), so a busy host skips these tests quickly.
-    const BUSY_RETRIES: u32 = 2;
 
     fn is_zen4() -> bool {
         suaca::uarch::host::detect() == Some("ZEN4")

@@ -21,9 +21,8 @@ mod host {
 
     fn engine() -> Option<Engine> {
         match Engine::new(*suaca_cpus().last().unwrap(), Protocol::default(), 3) {
-            // Two retries of a refused clock check, not a minute's: a busy host skips fast.
             Ok(mut e) => {
-                e.calib_retries = 2;
+                e.calib_retries = crate::common::BUSY_RETRIES;
                 Some(e)
             }
             Err(e @ suaca::measure::MeasureError::Calibration(_)) => {

@@ -187,7 +187,7 @@ pub struct MemInput {
     /// Memory renaming gives the load its value (see `renamed`).
     pub renamed: bool,
     /// Store forwarding cannot serve the load ([`MemEdge::forwardable`]).
-    pub partial: bool,
+    pub unforwardable: bool,
 }
 
 /// A store→load dependency as the analysis found it, before latencies.
@@ -517,7 +517,7 @@ pub fn inputs(
                 offset,
             },
             renamed,
-            partial: !e.forwardable(),
+            unforwardable: !e.forwardable(),
         });
     }
     out
