@@ -94,10 +94,17 @@ pub fn cycles(
     if method == Method::Extrapolate {
         let uops = prog.uops_per_iteration().max(1);
         let fill = u64::from(FILLS * machine.scheduler_size).div_ceil(uops);
-        let k = (fill.min(u64::from(u32::MAX)) as u32 + MIN_COPIES / 2).max(MIN_COPIES);
+        // The steady state's period is a multiple of the front end's: a shorter repetition
+        // within one delivery period is a transient (a 16-copy predecode pattern gave a
+        // 2-copy plateau of 2.33 cycles a copy for 2.50).
+        let every = prog.frontend.map_or(1, |d| d.period()) as usize;
+        let whole = u32::try_from(2 * REPEATS * every).unwrap_or(u32::MAX);
+        let k = (fill.min(u64::from(u32::MAX)) as u32 + MIN_COPIES / 2)
+            .max(MIN_COPIES)
+            .max(whole);
         if k < two_n {
             let t = run(k)?;
-            if let Some(p) = Periodic::find(&t) {
+            if let Some(p) = Periodic::find(&t, every) {
                 return Ok(Cycles {
                     n: p.at(&t, n),
                     two_n: p.at(&t, two_n),
@@ -158,20 +165,23 @@ struct Periodic {
 }
 
 impl Periodic {
-    /// The shortest period of the second half of `t` (T(1..=K) at indices 0..K).
-    fn find(t: &[u64]) -> Option<Periodic> {
+    /// The shortest period of the second half of `t` (T(1..=K) at indices 0..K) that is a
+    /// multiple of `every` copies.
+    fn find(t: &[u64], every: usize) -> Option<Periodic> {
         let k = t.len();
         let from = k / 2;
         // Differences d(j) = T(j) − T(j − 1) for j in from+1..=k (copies), at index j − 1.
         let d = |j: usize| t[j - 1] - t[j - 2];
-        (1..=(k - from) / REPEATS).find_map(|p| {
-            let periodic = (from + 1 + p..=k).all(|j| d(j) == d(j - p));
-            periodic.then(|| Periodic {
-                from,
-                p,
-                q: t[from + p - 1] - t[from - 1],
+        (every.max(1)..=(k - from) / REPEATS)
+            .step_by(every.max(1))
+            .find_map(|p| {
+                let periodic = (from + 1 + p..=k).all(|j| d(j) == d(j - p));
+                periodic.then(|| Periodic {
+                    from,
+                    p,
+                    q: t[from + p - 1] - t[from - 1],
+                })
             })
-        })
     }
 
     /// T(m) for any m ≥ `from`.
@@ -194,7 +204,7 @@ mod tests {
     fn periods_are_found_and_extended() {
         // A start-up of 5 cycles, then 3 cycles per copy.
         let t: Vec<u64> = (1..=40u64).map(|k| 5 + 3 * k).collect();
-        let p = Periodic::find(&t).unwrap();
+        let p = Periodic::find(&t, 1).unwrap();
         assert_eq!((p.p, p.q), (1, 3));
         assert_eq!(p.at(&t, 100), 305);
         assert_eq!(p.at(&t, 200), 605);
@@ -204,7 +214,7 @@ mod tests {
             let last = *t.last().unwrap();
             t.push(last + if k % 2 == 0 { 1 } else { 2 });
         }
-        let p = Periodic::find(&t).unwrap();
+        let p = Periodic::find(&t, 1).unwrap();
         assert_eq!((p.p, p.q), (2, 3));
         for m in [41u32, 42, 100, 201] {
             let mut x = t.clone();
@@ -218,9 +228,33 @@ mod tests {
     }
 
     #[test]
+    fn periods_are_whole_delivery_periods() {
+        // 1 cycle a copy for 3 copies, then 4: period 4, 7 cycles. With a delivery that
+        // repeats every 8 copies the period taken is 8 (14 cycles), never the 4 alone.
+        let mut t = vec![0u64];
+        for k in 1..64 {
+            let last = *t.last().unwrap();
+            t.push(last + if k % 4 == 0 { 4 } else { 1 });
+        }
+        assert_eq!(Periodic::find(&t, 1).map(|p| (p.p, p.q)), Some((4, 7)));
+        assert_eq!(Periodic::find(&t, 8).map(|p| (p.p, p.q)), Some((8, 14)));
+        // Too few copies for 4 repeats of a 16-copy delivery period: none.
+        assert_eq!(Periodic::find(&t, 16).map(|p| p.p), None);
+    }
+
+    #[test]
+    fn a_delivery_repeats_after_its_denominator_in_lowest_terms() {
+        let every = |c: f64| crate::sim::Delivery::every(c, 0).unwrap().period();
+        assert_eq!(every(2.0), 1);
+        assert_eq!(every(2.5), 2);
+        assert_eq!(every(39.0 / 16.0), 16);
+        assert_eq!(every(1.0 / 3.0), 3);
+    }
+
+    #[test]
     fn no_period_in_a_growing_pattern() {
         // Differences 1, 2, 3, ...: never periodic.
         let t: Vec<u64> = (1..=40u64).map(|k| k * (k + 1) / 2).collect();
-        assert_eq!(Periodic::find(&t), None);
+        assert_eq!(Periodic::find(&t, 1), None);
     }
 }

@@ -101,6 +101,11 @@ pub struct ModelArgs {
     /// Ivy Bridge).
     #[arg(long)]
     pub no_bank_conflicts: bool,
+    /// An instruction that reaches into the next 16-byte fetch block by its last byte alone
+    /// is carried to the next block like any crossing instruction (the legacy front end's
+    /// rule before 2026-11-27), instead of being predecoded with its own block.
+    #[arg(long)]
+    pub carry_last_byte: bool,
     /// With `--harness bhive`, the harness's timed run costs nothing for the 4 KiB pages
     /// its copies newly enter (8 cycles a page by default, as BHive's measurements show).
     #[arg(long)]
@@ -145,6 +150,7 @@ impl ModelArgs {
             port_cycles: base.port_cycles && !self.no_port_cycles,
             serializing: base.serializing && !self.no_serializing,
             bank_conflicts: base.bank_conflicts && !self.no_bank_conflicts,
+            predecode_tail: base.predecode_tail && !self.carry_last_byte,
             harness_pages: base.harness_pages && !self.no_harness_pages,
             harness: self.harness,
         }
@@ -312,6 +318,13 @@ mod tests {
                 ..d()
             }),
             ["no-bank-conflicts"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                carry_last_byte: true,
+                ..d()
+            }),
+            ["carry-last-byte"]
         );
         assert_eq!(
             one(ModelArgs {

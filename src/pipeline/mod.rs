@@ -100,6 +100,10 @@ pub struct ModelOptions {
     /// Loads that touch a common L1 bank of different lines run one a cycle where the arch
     /// has banks (`memory.l1_banks_per_line`; `--no-bank-conflicts`).
     pub bank_conflicts: bool,
+    /// An instruction that reaches into the next 16-byte fetch block by its last byte alone
+    /// is predecoded with its own block (`--carry-last-byte`: with the next, as any
+    /// instruction that crosses).
+    pub predecode_tail: bool,
     /// A harness's timed run pays for the pages its unrolled copies newly enter, where the
     /// harness shows such a cost (`--harness bhive`; `--no-harness-pages`).
     pub harness_pages: bool,
@@ -135,6 +139,7 @@ impl ModelOptions {
         port_cycles: true,
         serializing: true,
         bank_conflicts: true,
+        predecode_tail: true,
         harness_pages: true,
         harness: None,
     };
@@ -165,6 +170,7 @@ impl ModelOptions {
         port_cycles: false,
         serializing: false,
         bank_conflicts: false,
+        predecode_tail: false,
         harness_pages: false,
         harness: None,
     };
@@ -238,6 +244,9 @@ impl ModelOptions {
         }
         if !self.bank_conflicts {
             out.push("no-bank-conflicts");
+        }
+        if !self.predecode_tail {
+            out.push("carry-last-byte");
         }
         if !self.harness_pages {
             out.push("no-harness-pages");

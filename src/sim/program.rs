@@ -157,6 +157,16 @@ impl Delivery {
             ahead,
         })
     }
+
+    /// Iterations after which the delivery times repeat (the denominator of `cycles / per`
+    /// in lowest terms).
+    pub fn period(&self) -> u64 {
+        let (mut a, mut b) = (self.cycles, self.per.max(1));
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        self.per.max(1) / a.max(1)
+    }
 }
 
 impl SimProgram {

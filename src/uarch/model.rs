@@ -171,9 +171,6 @@ pub struct FrontEnd {
     /// Instructions the predecoder marks per cycle within one fetch block
     /// (`decode_bytes_per_cycle` bytes, aligned).
     pub predecode_width: Option<u32>,
-    /// Whether an instruction that crosses into the next fetch block, when it is all that is
-    /// left of its block, takes a predecode cycle of its own.
-    pub predecode_carry_cycle: Option<bool>,
     /// Cycles from predecode until an instruction may be decoded.
     pub predecode_decode_delay: Option<u32>,
     /// Instruction queue (between predecoder and decoders) capacity in instructions.

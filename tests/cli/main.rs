@@ -10,6 +10,7 @@ mod cli_errors;
 mod cli_habits;
 mod cli_setup;
 mod data_cmd;
+mod front_end_details;
 mod golden;
 mod graphs_cli;
 mod json_output;

@@ -70,9 +70,9 @@ fn benchmark_runs_on_bhive_dev_slice() {
 }
 
 /// The accuracy the pipeline details (issue #7) and the front-end unit (issue #15) reached
-/// does not regress: on the whole BHive development split, per arch, MAPE at most 6.0% and
-/// Kendall's tau at least 0.928, Skylake at most 5.65%, and Haswell within issue #15's 5% and
-/// 0.94, at most 4.3%
+/// does not regress: on the whole BHive development split, per arch, MAPE at most 5.1% and
+/// Kendall's tau at least 0.940 (issue #15's 0.94), Haswell and Ivy Bridge within issue #15's
+/// 5% (Haswell at most 3.8%)
 /// (measured when written: SKL 9.0% / 0.917, HSW 6.7% / 0.930,
 /// IVB 8.5% / 0.911; with store forwarding counted once SKL 8.3% / 0.923, HSW 5.9% / 0.933,
 /// IVB 6.8% / 0.919; with SKL's read-modify-write round trip and whole issue groups SKL
@@ -87,8 +87,10 @@ fn benchmark_runs_on_bhive_dev_slice() {
 /// complex-decoder marks; IVB 5.08% / 0.932 with L1 bank conflicts; SKL 5.69% / 0.944 with
 /// read-modify-write chains at the memory-to-memory latency; SKL 5.58% / 0.945, HSW 4.23% /
 /// 0.944, IVB 5.10% / 0.933 with loads through another page of BHive's one physical page
-/// waiting for the store's commit; IVB 5.02% with each commit waited for once). SUACA's model stays far behind, as the thesis' model does not know the stack
-/// engine (77% MAPE).
+/// waiting for the store's commit; IVB 5.02% with each commit waited for once; SKL 5.01% /
+/// 0.952, HSW 3.74% / 0.952, IVB 4.72% / 0.941 with a crossing last byte predecoded with its
+/// block and Skylake's carry cycle). SUACA's model stays far behind, as the thesis' model does
+/// not know the stack engine (77% MAPE).
 #[test]
 fn full_model_accuracy_on_bhive_dev() {
     let Some((xml, csv)) = common::bhive_dev() else {
@@ -111,14 +113,13 @@ fn full_model_accuracy_on_bhive_dev() {
     let full = run(ModelOptions::FULL);
     for arch in full.archs() {
         let m = full.metrics(bench::Tool::Suaca, |b| b.arch == arch);
-        assert!(m.mape <= 0.060, "{arch}: MAPE {}", m.mape);
-        assert!(m.kendall_tau.unwrap_or(0.0) >= 0.928, "{arch}: {m:?}");
-        if arch == "SKL" {
-            assert!(m.mape <= 0.0565, "SKL: MAPE {}", m.mape);
+        assert!(m.mape <= 0.051, "{arch}: MAPE {}", m.mape);
+        assert!(m.kendall_tau.unwrap_or(0.0) >= 0.940, "{arch}: {m:?}");
+        if arch == "IVB" {
+            assert!(m.mape <= 0.050, "IVB: MAPE {}", m.mape);
         }
         if arch == "HSW" {
-            assert!(m.mape <= 0.043, "HSW: MAPE {}", m.mape);
-            assert!(m.kendall_tau.unwrap_or(0.0) >= 0.940, "HSW: {m:?}");
+            assert!(m.mape <= 0.038, "HSW: MAPE {}", m.mape);
         }
     }
     let suaca = run(ModelOptions::SUACA);

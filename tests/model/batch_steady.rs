@@ -66,8 +66,8 @@ fn cheap_methods_equal_two_runs_on_bhive_dev() {
         .filter(|(a, b)| a == b)
         .count();
     assert!(exact * 100 >= one.len() * 99, "{exact} of {}", one.len());
-    for ((_, _, e), (_, _, o)) in extrapolated.iter().zip(&one) {
-        assert!((e - o).abs() <= 0.01 * o, "{e} vs {o}");
+    for (((_, _, e), (_, _, o)), row) in extrapolated.iter().zip(&one).zip(&rows) {
+        assert!((e - o).abs() <= 0.01 * o, "{e} vs {o}: {}", row.hex);
     }
     let identical = one.iter().zip(&two).filter(|(a, b)| a == b).count();
     assert!(

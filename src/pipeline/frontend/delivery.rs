@@ -175,6 +175,7 @@ pub fn legacy_items(
             Item {
                 offset: (instr.address - start) as u32,
                 len: instr.len() as u32,
+                tail: u32::from(model.predecode_tail && instr.len() >= 2),
                 lcp: instr.has_lcp(),
                 uops,
                 ms,

@@ -46,9 +46,6 @@ pub struct Params {
     pub block_bytes: u32,
     /// Instructions the predecoder marks per cycle.
     pub predecode_width: u32,
-    /// Whether an instruction crossing into the next block, when it is all that is left of
-    /// its block, takes a cycle of its own.
-    pub predecode_carry_cycle: bool,
     /// Cycles the predecoder stalls on a length-changing prefix.
     pub lcp_penalty: u32,
     /// Instruction queue capacity.
@@ -76,7 +73,6 @@ impl Params {
         Some(Params {
             block_bytes: positive(fe.decode_bytes_per_cycle)?,
             predecode_width: positive(fe.predecode_width)?,
-            predecode_carry_cycle: fe.predecode_carry_cycle?,
             lcp_penalty: fe.lcp_penalty.unwrap_or(0),
             iq_entries: positive(fe.iq_entries)?,
             decode_delay: fe.predecode_decode_delay?,
@@ -95,6 +91,9 @@ pub struct Item {
     pub offset: u32,
     /// Encoded length (1–15).
     pub len: u32,
+    /// Bytes at its end that may lie in the next fetch block without carrying it there
+    /// (its last byte, or none; `ModelOptions::predecode_tail`).
+    pub tail: u32,
     /// Has a length-changing prefix (stalls the predecoder).
     pub lcp: bool,
     /// µops the decoders emit for it (`uops_MITE`, at least 1); a macro-fused pair emits the

@@ -1,12 +1,17 @@
 //! The predecoder (instruction length decoder): one aligned fetch block at a time, at most
 //! `predecode_width` instructions per cycle; the next block starts in a new cycle. An
-//! instruction that crosses into the next block is marked with that block. Where it is all
-//! that is left of its block, Sandy Bridge to Broadwell spend a cycle on it before moving on
-//! (`predecode_carry_cycle`), later cores move on at once. A length-changing prefix stalls it.
+//! instruction that crosses into the next block is marked with that block, and where it is
+//! all that is left of its block, it takes a cycle of its own — unless only its last byte
+//! lies in the next block: such an instruction is marked with its own block
+//! (`Item::tail`). A length-changing prefix stalls it.
 //!
-//! Why the carry cycle: dense 3-byte code (5 whole instructions and one crossing per block)
-//! measures about two cycles per 16-byte block on Haswell (BHive: `cmp bl, 56` unrolled takes
-//! 0.37 cycles, 6 cycles per 16 copies = 3 blocks), and 3-byte code about 0.27 on Skylake.
+//! Why: 3-byte moves unrolled (`mov rdi, rbp; mov rdx, rbx; mov rsi, r14`) measure 0.31
+//! cycles an instruction on Ivy Bridge, Haswell and Skylake (BHive), 5 cycles per 16
+//! instructions = 3 blocks: of the two instructions that cross in those 48 bytes, the one
+//! with two bytes in the next block costs a cycle, the one with its last byte there does not
+//! (6 cycles if both cost, 4 if neither). Blocks of 14 bytes and 4 instructions (crossings by
+//! 2 and 3 bytes where a cycle ends and by 1 byte within one) measure at the decoders' 4 a
+//! cycle as this rule predicts, where carrying every crossing gave 1.12 cycles a copy.
 
 use std::collections::VecDeque;
 
@@ -41,7 +46,9 @@ impl Predecoder {
         while slots > 0 {
             let inst = stream.get(self.next);
             let first = inst.address / bytes;
-            let last = (inst.address + u64::from(inst.item.len) - 1) / bytes;
+            // The block it ends in; one whose last byte alone lies in the next block is
+            // predecoded with its own (`Item::tail`).
+            let last = (inst.address + u64::from(inst.item.len - inst.item.tail) - 1) / bytes;
             let block = *self.block.get_or_insert(first);
             let fresh = slots == p.predecode_width;
             if first > block {
@@ -52,11 +59,10 @@ impl Predecoder {
                     break;
                 }
             } else if last > block {
-                // Crosses into the next block, where it is marked.
+                // Crosses into the next block, where it is marked, in a cycle of its own
+                // when it is all that is left of its block.
                 self.block = Some(last);
-                if !fresh || p.predecode_carry_cycle {
-                    break;
-                }
+                break;
             }
             if iq.len() >= p.iq_entries as usize {
                 break; // the IQ is full: wait
