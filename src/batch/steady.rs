@@ -7,15 +7,18 @@
 //! A deterministic machine fed the same copy over and over settles into a periodic steady
 //! state: from some copy on, T(k + p) = T(k) + q. [`Method::Extrapolate`] simulates only
 //! K ≪ 2N copies (enough for the scheduler to fill several times over), looks for the
-//! shortest period in the second half of T(1..=K) — repeated at least 4 times — and
-//! extends it to N and 2N. Without such a period it falls back to the full run of 2N copies.
+//! shortest period in the second half of T(1..=K) — a whole number of the front end's
+//! delivery periods ([`crate::sim::Delivery::period`]), repeated at least 4 times (twice
+//! where the delivery repeats over more than one copy) — and extends it to N and 2N. Without
+//! such a period it falls back to the full run of 2N copies.
 //!
 //! This is a heuristic: a transient that looks periodic for K/2 copies would be taken for
 //! the steady state. Measured: on the 1,217 BHive development blocks the result equals the
 //! full run for every block (`tests/model/batch_steady.rs`; with SKL's ports bound at issue,
-//! one SKL block of every 4th gives 3.00 for 3.02); on 5,000 other BHive blocks (every
-//! 25th distinct block of BHive's sources) per arch, identical for 4,997 (SKL), 4,993 (IVB)
-//! and 4,999 (HSW), the others within 2.1% — at a third of the simulated copies.
+//! one SKL block of every 4th gives 3.00 for 3.02); on 4,999 other BHive blocks (every
+//! 25th distinct block of BHive's sources, the file `scripts/batch_speed.sh` writes; the
+//! ignored test `extrapolation_on_more_blocks`, 2026-11-27) identical for 4,986 (SKL), 4,998
+//! (HSW) and 4,996 (IVB), the others within 3.8% but one IVB block (2.25 for 2.00).
 
 use crate::sim::{
     simulate, InstRef, Observer, OutcomeOnly, SimError, SimMachine, SimOptions, SimProgram, WhatIf,
@@ -96,9 +99,9 @@ pub fn cycles(
         let fill = u64::from(FILLS * machine.scheduler_size).div_ceil(uops);
         // The steady state's period is a multiple of the front end's: a shorter repetition
         // within one delivery period is a transient (a 16-copy predecode pattern gave a
-        // 2-copy plateau of 2.33 cycles a copy for 2.50).
+        // 2-copy plateau of 2.33 cycles a copy for 2.50). The run covers two of them.
         let every = prog.frontend.map_or(1, |d| d.period()) as usize;
-        let whole = u32::try_from(2 * REPEATS * every).unwrap_or(u32::MAX);
+        let whole = u32::try_from(2 * repeats(every) * every).unwrap_or(u32::MAX);
         let k = (fill.min(u64::from(u32::MAX)) as u32 + MIN_COPIES / 2)
             .max(MIN_COPIES)
             .max(whole);
@@ -164,6 +167,18 @@ struct Periodic {
     q: u64,
 }
 
+/// How often a candidate period must repeat in the short run's second half: [`REPEATS`]
+/// times, or twice for whole delivery periods of more than one copy (the front end's own
+/// period, not a pattern a transient could mimic by chance; four 16-copy periods made the
+/// short run 128 copies and batch 7% slower).
+fn repeats(every: usize) -> usize {
+    if every > 1 {
+        2
+    } else {
+        REPEATS
+    }
+}
+
 impl Periodic {
     /// The shortest period of the second half of `t` (T(1..=K) at indices 0..K) that is a
     /// multiple of `every` copies.
@@ -172,7 +187,7 @@ impl Periodic {
         let from = k / 2;
         // Differences d(j) = T(j) − T(j − 1) for j in from+1..=k (copies), at index j − 1.
         let d = |j: usize| t[j - 1] - t[j - 2];
-        (every.max(1)..=(k - from) / REPEATS)
+        (every.max(1)..=(k - from) / repeats(every))
             .step_by(every.max(1))
             .find_map(|p| {
                 let periodic = (from + 1 + p..=k).all(|j| d(j) == d(j - p));
@@ -238,8 +253,10 @@ mod tests {
         }
         assert_eq!(Periodic::find(&t, 1).map(|p| (p.p, p.q)), Some((4, 7)));
         assert_eq!(Periodic::find(&t, 8).map(|p| (p.p, p.q)), Some((8, 14)));
-        // Too few copies for 4 repeats of a 16-copy delivery period: none.
-        assert_eq!(Periodic::find(&t, 16).map(|p| p.p), None);
+        // Whole delivery periods need two repeats in the second half (32 copies): a 16-copy
+        // period is found in 64 copies, a 32-copy one is not.
+        assert_eq!(Periodic::find(&t, 16).map(|p| (p.p, p.q)), Some((16, 28)));
+        assert_eq!(Periodic::find(&t, 32).map(|p| p.p), None);
     }
 
     #[test]

@@ -80,3 +80,58 @@ fn cheap_methods_equal_two_runs_on_bhive_dev() {
         assert!((s - t).abs() <= 0.01 * t, "{s} vs {t}");
     }
 }
+
+/// The extrapolation against one run of 2N copies on more blocks than the development
+/// split: the hex-per-line file `SUACA_STEADY_BLOCKS` (default `target/batch-speed/blocks.txt`,
+/// the 5,000 BHive blocks `scripts/batch_speed.sh` writes), SKL, HSW and IVB. Prints, per
+/// arch, how many blocks are identical and the largest difference. Slow (a minute); run
+/// with `cargo test --release --test model -- --ignored extrapolation_on_more_blocks
+/// --nocapture`.
+#[test]
+#[ignore = "slow; needs a block file (scripts/batch_speed.sh writes one)"]
+fn extrapolation_on_more_blocks() {
+    let Some((xml, _)) = common::bhive_dev() else {
+        return;
+    };
+    let path = std::env::var("SUACA_STEADY_BLOCKS")
+        .unwrap_or_else(|_| "target/batch-speed/blocks.txt".to_string());
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipped: no block file {path} (run scripts/batch_speed.sh)");
+        return;
+    };
+    let cache = tempfile::tempdir().unwrap();
+    let models = batch::load_models(
+        &["SKL", "HSW", "IVB"],
+        &[DataSource::ExplicitPath(xml)],
+        cache.path(),
+    );
+    let rows = batch::parse_input(&text).rows;
+    for arch in ["SKL", "HSW", "IVB"] {
+        let run = |m| batch::run(rows.clone(), &models, arch, &with(m));
+        let (extrapolated, one) = (run(Method::Extrapolate), run(Method::OneRun));
+        let pairs: Vec<(f64, f64)> = extrapolated
+            .iter()
+            .zip(&one)
+            .zip(&rows)
+            .filter_map(|((e, o), row)| {
+                let e = e.outcome.as_ref().ok()?.cycles_per_iteration;
+                let o = o.outcome.as_ref().ok()?.cycles_per_iteration;
+                if (e - o).abs() > 0.02 * o {
+                    println!("{arch} {}: {e} against {o}", row.hex);
+                }
+                Some((e, o))
+            })
+            .collect();
+        let identical = pairs.iter().filter(|(e, o)| e == o).count();
+        let worst = pairs
+            .iter()
+            .map(|(e, o)| (e - o).abs() / o.max(1e-9))
+            .fold(0.0, f64::max);
+        println!(
+            "{arch}: {identical} of {} identical, largest difference {:.1}%",
+            pairs.len(),
+            worst * 100.0
+        );
+        assert!(identical * 100 >= pairs.len() * 99, "{arch}");
+    }
+}
