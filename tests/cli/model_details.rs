@@ -105,7 +105,7 @@ fn move_elimination_and_its_switch() {
 /// rdi; mov r10, r8; mov r11, r9`) hold the four slots for good, so the chain `add rax, 1;
 /// mov rbx, rax; mov rax, rbx` executes its moves: 3 cycles an iteration. Without the limit
 /// both moves are eliminated and the predecoder binds: 8 copies fill 176 bytes, 11 blocks of
-/// one cycle each (16–28, 31–44, 47–60, 63–75, 78–91, then one a cycle from 97 on, 5
+/// one cycle each (0–12, 16–28, 31–44, 47–60, 63–75, 78–91, then one a block from 97 on, 5
 /// instructions each), plus a cycle of its own for each of the four instructions that cross
 /// by two bytes where a cycle ended full (at 31, 47, 63 and 78) and one for `mov rax, rbx`
 /// at 94, left alone in its block: 16 cycles, 2.00 a copy (issue: 7 / 4 = 1.75).

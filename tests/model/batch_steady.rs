@@ -32,11 +32,8 @@ fn cycles(results: &[BlockResult]) -> Vec<(u64, u64, f64)> {
         .collect()
 }
 
-#[test]
-fn cheap_methods_equal_two_runs_on_bhive_dev() {
-    let Some((xml, csv)) = common::bhive_dev() else {
-        return;
-    };
+/// The SKL, HSW and IVB models of the reference data `xml`.
+fn intel_models(xml: std::path::PathBuf) -> batch::LoadedModels {
     let cache = tempfile::tempdir().unwrap();
     let models = batch::load_models(
         &["SKL", "HSW", "IVB"],
@@ -44,6 +41,15 @@ fn cheap_methods_equal_two_runs_on_bhive_dev() {
         cache.path(),
     );
     assert!(models.failed.is_empty(), "{:?}", models.failed);
+    models
+}
+
+#[test]
+fn cheap_methods_equal_two_runs_on_bhive_dev() {
+    let Some((xml, csv)) = common::bhive_dev() else {
+        return;
+    };
+    let models = intel_models(xml);
     let text = std::fs::read_to_string(csv).unwrap();
     let step = if cfg!(debug_assertions) { 4 } else { 1 };
     let rows: Vec<_> = batch::parse_input(&text)
@@ -99,12 +105,7 @@ fn extrapolation_on_more_blocks() {
         eprintln!("skipped: no block file {path} (run scripts/batch_speed.sh)");
         return;
     };
-    let cache = tempfile::tempdir().unwrap();
-    let models = batch::load_models(
-        &["SKL", "HSW", "IVB"],
-        &[DataSource::ExplicitPath(xml)],
-        cache.path(),
-    );
+    let models = intel_models(xml);
     let rows = batch::parse_input(&text).rows;
     for arch in ["SKL", "HSW", "IVB"] {
         let run = |m| batch::run(rows.clone(), &models, arch, &with(m));

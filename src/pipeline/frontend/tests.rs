@@ -27,7 +27,6 @@ const SKL: Params = Params {
     ..HSW
 };
 
-/// A simple single-µop instruction of `len` bytes.
 /// A one-µop instruction of `len` bytes, as the full model lays it out: its last byte may lie
 /// in the next fetch block (`Item::tail`).
 fn simple(len: u32) -> Item {
@@ -89,8 +88,8 @@ fn a_last_byte_in_the_next_block_does_not_carry_the_instruction() {
     // 8: 1.00 a copy (BHive: 0.97).
     let copy = block(vec![simple(4), simple(3), simple(4), simple(3)]);
     assert!(near(unrolled(&copy, &HSW), 1.0));
-    // Carrying the two that end a cycle full (14 after 4 marks, 63 after 5) gives them
-    // cycles of their own: 9 cycles per 8 copies.
+    // Carried, the ones at 46 and 77 wait for the next cycle, so those at 63 and 95 come
+    // after cycles that marked 5 and take cycles of their own: 9 cycles per 8 copies.
     let carried: Vec<Item> = copy.iter().map(|i| Item { tail: 0, ..*i }).collect();
     assert!(near(unrolled(&carried, &HSW), 1.125));
 }
