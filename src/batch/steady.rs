@@ -170,7 +170,7 @@ struct Periodic {
 /// How often a candidate period must repeat in the short run's second half: [`REPEATS`]
 /// times, or twice for whole delivery periods of more than one copy (the front end's own
 /// period, not a pattern a transient could mimic by chance; four 16-copy periods made the
-/// short run 128 copies and batch 7% slower).
+/// short run 128 copies and batch 7% slower, in a one-off timing on a Zen 3).
 fn repeats(every: usize) -> usize {
     if every > 1 {
         2
