@@ -161,11 +161,8 @@ impl Delivery {
     /// Iterations after which the delivery times repeat (the denominator of `cycles / per`
     /// in lowest terms).
     pub fn period(&self) -> u64 {
-        let (mut a, mut b) = (self.cycles, self.per.max(1));
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        self.per.max(1) / a.max(1)
+        let per = self.per.max(1);
+        per / num_integer::gcd(self.cycles, per)
     }
 }
 
