@@ -181,14 +181,15 @@ fn repeats(every: usize) -> usize {
 
 impl Periodic {
     /// The shortest period of the second half of `t` (T(1..=K) at indices 0..K) that is a
-    /// multiple of `every` copies.
+    /// multiple of `every` copies (0 counts as 1).
     fn find(t: &[u64], every: usize) -> Option<Periodic> {
+        let every = every.max(1);
         let k = t.len();
         let from = k / 2;
         // Differences d(j) = T(j) − T(j − 1) for j in from+1..=k (copies), at index j − 1.
         let d = |j: usize| t[j - 1] - t[j - 2];
-        (every.max(1)..=(k - from) / repeats(every))
-            .step_by(every.max(1))
+        (every..=(k - from) / repeats(every))
+            .step_by(every)
             .find_map(|p| {
                 let periodic = (from + 1 + p..=k).all(|j| d(j) == d(j - p));
                 periodic.then(|| Periodic {
