@@ -85,6 +85,7 @@ fn model_steps() -> Vec<(&'static str, ModelOptions)> {
         m,
         ModelOptions {
             harness_pages: false,
+            page_walk_overlap: false,
             ..ModelOptions::FULL
         }
     );

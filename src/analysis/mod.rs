@@ -216,13 +216,17 @@ fn summary(w: WhatIf, out: &crate::sim::SimOutcome, doubled: Option<u64>) -> Run
 
 /// The harness's page cost (`--harness bhive`) is the measurement's, not the pipeline's:
 /// every run of the path pays it, what-if runs too.
-fn add_harness_cost(path: &mut PathResult, pages: Option<HarnessPages>) {
-    let Some(p) = pages else { return };
+/// Adds a harness's page cost to every run of `path`; returns the table run's pipeline
+/// cycles before it (what the cost's overlap depends on).
+fn add_harness_cost(path: &mut PathResult, pages: Option<HarnessPages>) -> f64 {
+    let pipeline = path.table.run.throughput;
+    let Some(p) = pages else { return pipeline };
     for run in path.runs.iter_mut().chain([&mut path.table.run]) {
-        let t = run.throughput + p.cycles();
+        let t = run.throughput + p.cycles(run.throughput);
         run.uops_per_cycle *= run.throughput / t;
         run.throughput = t;
     }
+    pipeline
 }
 
 /// Fewest iterations for a steady-state throughput (one iteration asks for its latency).
@@ -389,7 +393,7 @@ pub fn analyze_region(
     let all: Vec<usize> = (0..instrs.len()).collect();
     let graphs = graphs::build(instrs, descs, &cfg, &deps, &memory);
     let mut main = run_path(program, instrs, descs, machine, opts, &all, loop_mode)?;
-    add_harness_cost(&mut main, harness_pages);
+    let table_pipeline = add_harness_cost(&mut main, harness_pages);
 
     let mut warnings = Vec::new();
     for (instr, desc) in instrs.iter().zip(descs) {
@@ -448,7 +452,8 @@ pub fn analyze_region(
             harness_pages: harness_pages.map(|p| HarnessPagesInfo {
                 pages_per_iteration: p.per_copy,
                 cycles_per_page: p.cycles_per_page,
-                cycles: p.cycles(),
+                walks_overlapping: p.overlap(table_pipeline),
+                cycles: p.cycles(table_pipeline),
             }),
         },
         runs: main.runs,

@@ -202,7 +202,7 @@ fn predict_described(
     let pipeline = cycles_2n.saturating_sub(cycles_n) as f64 / f64::from(n);
     // The bounds explain the pipeline's part; a harness's page cost comes on top of it.
     let (bottleneck, bound_cycles) = Bottleneck::of(&b, pipeline);
-    let cycles_per_iteration = pipeline + harness_pages.map_or(0.0, |p| p.cycles());
+    let cycles_per_iteration = pipeline + harness_pages.map_or(0.0, |p| p.cycles(pipeline));
     Ok(Prediction {
         arch: model.name().to_string(),
         instructions: instrs.len(),

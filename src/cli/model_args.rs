@@ -110,6 +110,11 @@ pub struct ModelArgs {
     /// its copies newly enter (8 cycles a page by default, as BHive's measurements show).
     #[arg(long)]
     pub no_harness_pages: bool,
+    /// With `--harness bhive`, the page walks of the pages its copies enter never overlap
+    /// (by default they do, up to the arch's walks in flight, where the copies enter pages
+    /// faster than one walk lasts).
+    #[arg(long)]
+    pub serial_page_walks: bool,
     /// Predict what this measurement harness reads: its starting register and memory
     /// values decide which addresses are one location (`bhive`: every register and every
     /// loaded pointer 0x2324000, so `[rax+16]` and `[rbx+16]` alias; `profile`: `suaca
@@ -152,6 +157,7 @@ impl ModelArgs {
             bank_conflicts: base.bank_conflicts && !self.no_bank_conflicts,
             predecode_tail: base.predecode_tail && !self.carry_last_byte,
             harness_pages: base.harness_pages && !self.no_harness_pages,
+            page_walk_overlap: base.page_walk_overlap && !self.serial_page_walks,
             harness: self.harness,
         }
     }
@@ -332,6 +338,13 @@ mod tests {
                 ..d()
             }),
             ["no-harness-pages"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                serial_page_walks: true,
+                ..d()
+            }),
+            ["serial-page-walks"]
         );
     }
 }

@@ -107,6 +107,9 @@ pub struct ModelOptions {
     /// A harness's timed run pays for the pages its unrolled copies newly enter, where the
     /// harness shows such a cost (`--harness bhive`; `--no-harness-pages`).
     pub harness_pages: bool,
+    /// The harness's page walks overlap, up to the arch's `memory.page_walks_in_flight`,
+    /// where its copies enter pages faster than one walk lasts (`--serial-page-walks`).
+    pub page_walk_overlap: bool,
     /// The measurement harness whose starting register and memory values decide which
     /// addresses are equal (`--harness`); `None`: only what the code itself shows.
     pub harness: Option<memory::harness::Harness>,
@@ -141,6 +144,7 @@ impl ModelOptions {
         bank_conflicts: true,
         predecode_tail: true,
         harness_pages: true,
+        page_walk_overlap: true,
         harness: None,
     };
 
@@ -172,6 +176,7 @@ impl ModelOptions {
         bank_conflicts: false,
         predecode_tail: false,
         harness_pages: false,
+        page_walk_overlap: false,
         harness: None,
     };
 
@@ -250,6 +255,9 @@ impl ModelOptions {
         }
         if !self.harness_pages {
             out.push("no-harness-pages");
+        }
+        if !self.page_walk_overlap {
+            out.push("serial-page-walks");
         }
         if let Some(h) = self.harness {
             out.push(h.flag());

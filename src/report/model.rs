@@ -158,9 +158,13 @@ pub struct RegionInfo {
 pub struct HarnessPagesInfo {
     /// 4 KiB pages newly entered per iteration.
     pub pages_per_iteration: f64,
-    /// Cycles each costs.
+    /// Cycles each costs when its walk is alone.
     pub cycles_per_page: f64,
-    /// Cycles added to each iteration: their product.
+    /// Walks in flight on average (1: one at a time; up to the arch's
+    /// `memory.page_walks_in_flight` where the copies enter pages faster than one walk
+    /// lasts).
+    pub walks_overlapping: f64,
+    /// Cycles added to each iteration: pages × cycles per page / walks overlapping.
     pub cycles: f64,
 }
 

@@ -220,6 +220,11 @@ fn render_mode(region: &RegionReport, out: &mut dyn Write) -> io::Result<()> {
                 "Mode: unrolled (no branch back to the start: copies of the region follow each other)"
             )?;
             match &region.region.harness_pages {
+                Some(p) if p.walks_overlapping > 1.0 => writeln!(
+                    out,
+                    "Harness: {:.2} new 4 KiB pages per iteration × {:.0} cycles / {:.2} walks overlapping = {:.2} cycles, included above",
+                    p.pages_per_iteration, p.cycles_per_page, p.walks_overlapping, p.cycles
+                ),
                 Some(p) => writeln!(
                     out,
                     "Harness: {:.2} new 4 KiB pages per iteration × {:.0} cycles = {:.2} cycles, included above",

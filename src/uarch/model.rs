@@ -245,6 +245,10 @@ pub struct Memory {
     /// common bank of different lines (Sandy Bridge, Ivy Bridge: 16, bank = address bits
     /// 5:2); absent: no bank conflicts.
     pub l1_banks_per_line: Option<u32>,
+    /// Page walks the core keeps in flight at once (Skylake: 2); absent: one at a time.
+    /// Only a harness's page cost uses it (`--harness bhive`, docs/model.md "The
+    /// measurement harness's values").
+    pub page_walks_in_flight: Option<u32>,
     /// Fast pointer chasing: a load `[base + disp]` (no index, 0 ≤ disp < 2048) whose base
     /// another load wrote reaches its result a cycle sooner than the data's latency says
     /// (Intel Sandy Bridge to Cascade Lake).

@@ -169,6 +169,18 @@ fn reports_validate_against_the_schema() {
             "--hex",
             "4801d84801d8",
         ],
+        // Every detail off: each name `model_disabled` can hold.
+        vec!["--arch", "SNB", "--model", "suaca", "-p", "--hex", "4801d8"],
+        // A page a copy under BHive's harness (`add rbx, 4096; vmovsd xmm0, [rbx]`):
+        // `harness_pages`.
+        vec![
+            "--arch",
+            "IVB",
+            "--harness",
+            "bhive",
+            "--hex",
+            "4881c300100000c5fb1003",
+        ],
     ];
     let adc = program("adc8");
     let gcc = testdata("text/gcc_O2_g.s").to_str().unwrap().to_string();

@@ -70,9 +70,9 @@ fn benchmark_runs_on_bhive_dev_slice() {
 }
 
 /// The accuracy the pipeline details (issue #7) and the front-end unit (issue #15) reached
-/// does not regress: on the whole BHive development split, per arch, MAPE at most 5.1% and
-/// Kendall's tau at least 0.940 (issue #15's 0.94), Haswell and Ivy Bridge within issue #15's
-/// 5% (Haswell at most 3.8%)
+/// does not regress: on the whole BHive development split, per arch, MAPE at most issue
+/// #15's 5% and Kendall's tau at least its 0.94 (Skylake at most 4.9%, Haswell 3.8%, Ivy
+/// Bridge 4.8%)
 /// (measured when written: SKL 9.0% / 0.917, HSW 6.7% / 0.930,
 /// IVB 8.5% / 0.911; with store forwarding counted once SKL 8.3% / 0.923, HSW 5.9% / 0.933,
 /// IVB 6.8% / 0.919; with SKL's read-modify-write round trip and whole issue groups SKL
@@ -89,7 +89,8 @@ fn benchmark_runs_on_bhive_dev_slice() {
 /// 0.944, IVB 5.10% / 0.933 with loads through another page of BHive's one physical page
 /// waiting for the store's commit; IVB 5.02% with each commit waited for once; SKL 5.01% /
 /// 0.952, HSW 3.74% / 0.952, IVB 4.72% / 0.941 with a crossing last byte predecoded with its
-/// block and Skylake's carry cycle). SUACA's model stays far behind, as the thesis' model does
+/// block and Skylake's carry cycle; SKL 4.89% / 0.953 with Skylake's two page walks in
+/// flight). SUACA's model stays far behind, as the thesis' model does
 /// not know the stack engine (77% MAPE).
 #[test]
 fn full_model_accuracy_on_bhive_dev() {
@@ -113,14 +114,15 @@ fn full_model_accuracy_on_bhive_dev() {
     let full = run(ModelOptions::FULL);
     for arch in full.archs() {
         let m = full.metrics(bench::Tool::Suaca, |b| b.arch == arch);
-        assert!(m.mape <= 0.051, "{arch}: MAPE {}", m.mape);
+        assert!(m.mape <= 0.050, "{arch}: MAPE {}", m.mape);
         assert!(m.kendall_tau.unwrap_or(0.0) >= 0.940, "{arch}: {m:?}");
-        if arch == "IVB" {
-            assert!(m.mape <= 0.050, "IVB: MAPE {}", m.mape);
-        }
-        if arch == "HSW" {
-            assert!(m.mape <= 0.038, "HSW: MAPE {}", m.mape);
-        }
+        let tighter = match arch.as_str() {
+            "SKL" => 0.049,
+            "HSW" => 0.038,
+            "IVB" => 0.048,
+            _ => 0.050,
+        };
+        assert!(m.mape <= tighter, "{arch}: MAPE {}", m.mape);
     }
     let suaca = run(ModelOptions::SUACA);
     let all = |o: &bench::Outcome| o.metrics(bench::Tool::Suaca, |_| true).mape;
