@@ -385,9 +385,28 @@ impl ArchData {
         wanted.into_iter().filter_map(|i| self.rec(i))
     }
 
-    /// All records, in document order (decodes every record on first use).
+    /// All records, in document order (decodes every record on first use, read at once
+    /// where none was read yet).
     pub fn records(&self) -> impl Iterator<Item = &InstrRecord> + '_ {
+        self.read_all_at_once();
         (0..self.cells.len()).filter_map(|i| self.rec(i))
+    }
+
+    /// Fills every record's cell from one read of the file's record area when no cell is
+    /// filled yet; on any damage it leaves them to `rec`, which reads one at a time and
+    /// falls back to the source.
+    fn read_all_at_once(&self) {
+        let Some(file) = self.file.as_ref() else {
+            return;
+        };
+        if self.cells.iter().any(|c| c.get().is_some()) {
+            return;
+        }
+        if let Ok(all) = file.read_all() {
+            for (cell, r) in self.cells.iter().zip(all) {
+                let _ = cell.set(Some(Box::new(r)));
+            }
+        }
     }
 
     /// The distinct `string` keys of all records, sorted, without decoding any record.

@@ -15,7 +15,7 @@ impl Engine<'_> {
     /// stays the same. The loading (partial) instance stays: `load` finds it last in the
     /// list.
     #[inline]
-    pub(super) fn park(&mut self, entry: Entry, cycle: u64, records: &mut [Waiting]) -> bool {
+    pub(super) fn park(&mut self, entry: &Entry, cycle: u64, records: &mut [Waiting]) -> bool {
         let slot = self.window.slot(entry.id);
         if entry.blocker != NO_BLOCKER {
             let b = entry.blocker;
@@ -27,14 +27,14 @@ impl Engine<'_> {
             if b >= self.window.end() || b == entry.id || self.is_partial_in(records, slot) {
                 return false;
             }
-            let link = self.park_slot(entry);
+            let link = self.park_slot(*entry);
             let head = &mut records[self.window.slot(b)].parked;
             self.parked[link as usize - 1].1 = *head;
             *head = link;
             return true;
         }
         if entry.wake > cycle && !self.is_partial_in(records, slot) {
-            self.timers[(entry.wake & self.bucket_mask) as usize].push(entry);
+            self.timers[(entry.wake & self.bucket_mask) as usize].push(*entry);
             return true;
         }
         false
