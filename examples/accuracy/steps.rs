@@ -16,6 +16,7 @@ pub fn steps() -> Vec<(&'static str, ModelOptions, bool)> {
         .collect();
     let values = ModelOptions {
         harness_pages: false,
+        page_walk_overlap: false,
         ..ModelOptions::FULL
     };
     out.push((
@@ -23,11 +24,12 @@ pub fn steps() -> Vec<(&'static str, ModelOptions, bool)> {
         values,
         true,
     ));
-    out.push((
-        "+ BHive's page entries, 8 cycles a page",
-        ModelOptions::FULL,
-        true,
-    ));
+    let pages = ModelOptions {
+        harness_pages: true,
+        ..values
+    };
+    out.push(("+ BHive's page entries, 8 cycles a page", pages, true));
+    out.push(("+ two page walks in flight (SKL)", ModelOptions::FULL, true));
     out
 }
 
@@ -81,6 +83,11 @@ fn model_steps() -> Vec<(&'static str, ModelOptions)> {
     out.push(("+ L1 bank conflicts (IVB)", m));
     m.predecode_tail = true;
     out.push(("+ a crossing last byte predecoded with its block", m));
+    m.false_deps = true;
+    out.push((
+        "+ false dependencies on a destination (popcnt, lzcnt, tzcnt)",
+        m,
+    ));
     debug_assert_eq!(
         m,
         ModelOptions {

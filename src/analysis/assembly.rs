@@ -19,6 +19,7 @@ use crate::pipeline::frontend::delivery as frontend;
 use crate::pipeline::frontend::rates::FrontEndRates;
 use crate::pipeline::memory::dependencies::GraphEdge;
 use crate::pipeline::memory::{address, dependencies, harness};
+use crate::pipeline::renamer::false_deps;
 use crate::pipeline::{Context, ModelOptions};
 
 /// What a region's model is built from.
@@ -128,7 +129,13 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
     let looped = a.iterations >= 2;
     let cfg = Cfg::build(a.instrs, a.start, a.end, a.iterations);
     let limits = DepLimits::for_len(a.instrs.len());
-    let deps = DepGraph::try_build(a.instrs, &cfg, looped, &limits)?;
+    // The register dependencies the renamer sees: the decoder's, with the data's false
+    // inputs (`popcnt`'s destination on the cores with the erratum).
+    let dep_instrs = match a.model.false_deps {
+        true => false_deps::with_false_inputs(a.instrs, a.descs),
+        false => std::borrow::Cow::Borrowed(a.instrs),
+    };
+    let deps = DepGraph::try_build(&dep_instrs, &cfg, looped, &limits)?;
     let loop_mode = a.loop_mode.unwrap_or(cfg.loop_branch().is_some());
     let memory = memory_edges(a, looped, loop_mode);
     // The front end's per-line counts and rates, once: the delivery reads them, the speed
@@ -151,7 +158,7 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
         observe(&deps, &memory)
     } else {
         let cfg2 = Cfg::build(a.instrs, a.start, a.end, 2);
-        let looped_deps = DepGraph::try_build(a.instrs, &cfg2, true, &limits)?;
+        let looped_deps = DepGraph::try_build(&dep_instrs, &cfg2, true, &limits)?;
         observe(&looped_deps, &memory_edges(a, true, loop_mode))
     };
     let all: Vec<usize> = (0..a.instrs.len()).collect();

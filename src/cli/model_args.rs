@@ -115,6 +115,10 @@ pub struct ModelArgs {
     /// faster than one walk lasts).
     #[arg(long)]
     pub serial_page_walks: bool,
+    /// `popcnt`, `lzcnt` and `tzcnt` do not wait for their destination's old value where
+    /// the data measures that they do (the false dependency of several Intel cores).
+    #[arg(long)]
+    pub no_false_deps: bool,
     /// Predict what this measurement harness reads: its starting register and memory
     /// values decide which addresses are one location (`bhive`: every register and every
     /// loaded pointer 0x2324000, so `[rax+16]` and `[rbx+16]` alias; `profile`: `suaca
@@ -158,6 +162,7 @@ impl ModelArgs {
             predecode_tail: base.predecode_tail && !self.carry_last_byte,
             harness_pages: base.harness_pages && !self.no_harness_pages,
             page_walk_overlap: base.page_walk_overlap && !self.serial_page_walks,
+            false_deps: base.false_deps && !self.no_false_deps,
             harness: self.harness,
         }
     }
@@ -345,6 +350,13 @@ mod tests {
                 ..d()
             }),
             ["serial-page-walks"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_false_deps: true,
+                ..d()
+            }),
+            ["no-false-deps"]
         );
     }
 }

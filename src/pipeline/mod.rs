@@ -110,6 +110,9 @@ pub struct ModelOptions {
     /// The harness's page walks overlap, up to the arch's `memory.page_walks_in_flight`,
     /// where its copies enter pages faster than one walk lasts (`--serial-page-walks`).
     pub page_walk_overlap: bool,
+    /// A destination the data measures a latency from (`popcnt`, `lzcnt`, `tzcnt` on the
+    /// Intel cores with the erratum) is an input (`--no-false-deps`).
+    pub false_deps: bool,
     /// The measurement harness whose starting register and memory values decide which
     /// addresses are equal (`--harness`); `None`: only what the code itself shows.
     pub harness: Option<memory::harness::Harness>,
@@ -145,6 +148,7 @@ impl ModelOptions {
         predecode_tail: true,
         harness_pages: true,
         page_walk_overlap: true,
+        false_deps: true,
         harness: None,
     };
 
@@ -177,6 +181,7 @@ impl ModelOptions {
         predecode_tail: false,
         harness_pages: false,
         page_walk_overlap: false,
+        false_deps: false,
         harness: None,
     };
 
@@ -258,6 +263,9 @@ impl ModelOptions {
         }
         if !self.page_walk_overlap {
             out.push("serial-page-walks");
+        }
+        if !self.false_deps {
+            out.push("no-false-deps");
         }
         if let Some(h) = self.harness {
             out.push(h.flag());

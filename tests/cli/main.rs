@@ -16,6 +16,7 @@ mod graphs_cli;
 mod json_output;
 mod man_page;
 mod model_details;
+mod renamer_details;
 mod terminal;
 mod thesis_examples;
 mod timeline_trace;

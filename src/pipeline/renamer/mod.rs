@@ -1,11 +1,12 @@
 //! The renamer: the dependencies it removes before the scheduler sees them — same-register
 //! idioms by vendor, flags a CL shift leaves alone, the stack engine's rsp updates — and its
 //! details in the submodules: eliminated moves, stack-synchronization µops, fast pointer
-//! chasing.
+//! chasing, false dependencies on a destination.
 //!
 //! Owns: which inputs the renamer drops and what it adds. Must not touch: the engine.
 
 pub mod elimination;
+pub mod false_deps;
 pub mod pointer_chase;
 pub mod stack_sync;
 
