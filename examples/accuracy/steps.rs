@@ -88,6 +88,8 @@ fn model_steps() -> Vec<(&'static str, ModelOptions)> {
         "+ false dependencies on a destination (popcnt, lzcnt, tzcnt)",
         m,
     ));
+    m.high8_merge = true;
+    out.push(("+ high-8 merge µops (SNB..CLX)", m));
     debug_assert_eq!(
         m,
         ModelOptions {

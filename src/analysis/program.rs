@@ -9,7 +9,7 @@ use crate::pipeline::latency::{cycles, edge_offset, lead, plain_edge_offset, ren
 use crate::pipeline::memory::address::AddressMap;
 use crate::pipeline::memory::{banks, dependencies as memory, store_commit};
 use crate::pipeline::ports::{self, uop_masks};
-use crate::pipeline::renamer::{self, elimination, pointer_chase, stack_sync};
+use crate::pipeline::renamer::{self, elimination, high8_merge, pointer_chase, stack_sync};
 use crate::pipeline::{Context, ModelOptions};
 use crate::sim::{MoveSlots, SimInput, SimInstr, SimMachine, SimProgram, MAX_UOPS_PER_INSTR};
 use crate::uarch::PortMask;
@@ -102,6 +102,18 @@ pub fn build(
             .collect();
     }
     let sync_ports = cx.arch.ports_with_role(crate::uarch::Role::Alu);
+    // The high-8 merge µops each line gets (a mask of registers), folded into it like a
+    // sync µop.
+    let mut merged = vec![0u8; descs.len()];
+    if cx.model.high8_merge {
+        let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
+        for (k, m) in high8_merge::merges(cx.arch, &refs, cx.looped)
+            .into_iter()
+            .enumerate()
+        {
+            merged[path[k]] = m;
+        }
+    }
     let mut renamed = vec![false; kept.len()];
     let mut forwarded = vec![false; kept.len()];
     for m in &mem_inputs {
@@ -122,7 +134,9 @@ pub fn build(
                     continue;
                 };
                 if renamer::stack_engine_drops(cx, producer, edge.loc)
-                    || instr(line).is_some_and(|c| renamer::renamer_drops(cx.arch, c, edge.loc))
+                    || instr(line).is_some_and(|c| {
+                        renamer::renamer_drops(cx.arch, c, edge.loc, cx.model.high8_merge)
+                    })
                 {
                     continue;
                 }
@@ -146,7 +160,9 @@ pub fn build(
                         edge_offset(pdesc, desc, edge.loc).saturating_sub(chase.max(forward))
                     }
                 };
-                let offset = offset + u32::from(synced[line] && stack_sync::is_rsp(edge.loc));
+                let offset = offset
+                    + u32::from(synced[line] && stack_sync::is_rsp(edge.loc))
+                    + u32::from(high8_merge::is_merged(edge.loc, merged[line]));
                 push_input(
                     &mut inputs,
                     SimInput {
@@ -179,9 +195,11 @@ pub fn build(
             }
             let form = forms[pos];
             let slots = match instr(line) {
-                Some(i) if cx.model != ModelOptions::SUACA => {
-                    Some(fusion::slots(cx, i, desc) + u32::from(synced[line]))
-                }
+                Some(i) if cx.model != ModelOptions::SUACA => Some(
+                    fusion::slots(cx, i, desc)
+                        + u32::from(synced[line])
+                        + merged[line].count_ones(),
+                ),
                 _ => None,
             };
             SimInstr {
@@ -221,6 +239,9 @@ pub fn build(
                             }
                         }
                         if synced[line] {
+                            uops.push(sync_ports);
+                        }
+                        for _ in 0..merged[line].count_ones() {
                             uops.push(sync_ports);
                         }
                         if let (true, Some(i)) = (cx.model.transfer_alus, instr(line)) {

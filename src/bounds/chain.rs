@@ -25,7 +25,7 @@ use crate::pipeline::latency::{edge_offset, plain_edge_offset};
 use crate::pipeline::memory::dependencies::forwarded_load_saving;
 use crate::pipeline::renamer::elimination::eliminated;
 use crate::pipeline::renamer::is_stack_op;
-use crate::pipeline::renamer::{pointer_chase, renamer_drops, stack_sync};
+use crate::pipeline::renamer::{high8_merge, pointer_chase, renamer_drops, stack_sync};
 use crate::uarch::MicroArch;
 
 /// One merged edge: the heaviest of the parallel dependencies between two lines.
@@ -389,6 +389,14 @@ pub(super) fn row(
     // Merge parallel edges (same lines and distance): the heaviest wins, the first loc in
     // the graph's order on ties.
     let mut merged: BTreeMap<(usize, usize, u32), Edge> = BTreeMap::new();
+    // High-8 merge µops per line (the loop repeats), as the simulation.
+    let merges = match opts.high8_merge {
+        true => {
+            let refs: Vec<&Instr> = instrs[..n].iter().collect();
+            high8_merge::merges(arch, &refs, true)
+        }
+        false => Vec::new(),
+    };
     for (from, to, e) in deps.edges() {
         let (Some(pd), Some(cd)) = (desc(from), desc(to)) else {
             continue;
@@ -401,7 +409,7 @@ pub(super) fn row(
         }
         if instrs
             .get(to)
-            .is_some_and(|c| renamer_drops(arch, c, e.loc))
+            .is_some_and(|c| renamer_drops(arch, c, e.loc, opts.high8_merge))
         {
             continue; // AMD: sbb r, r depends on CF alone; Zen 4's CL shifts not on the flags
         }
@@ -424,6 +432,11 @@ pub(super) fn row(
             };
             i64::from(edge_offset(pd, cd, e.loc).saturating_sub(chase.max(forward)))
         };
+        // As the simulation: a high-8 merge µop before the reader, a cycle on its edges.
+        let merge = merges
+            .get(to)
+            .is_some_and(|&m| high8_merge::is_merged(e.loc, m));
+        let weight = weight + i64::from(merge);
         let cand = Edge {
             from,
             to,

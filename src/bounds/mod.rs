@@ -274,6 +274,8 @@ pub struct BoundOptions {
     pub transfer_alus: bool,
     /// Serializing instructions run one at a time (the simulation's `serializing`).
     pub serializing: bool,
+    /// High-8 merge µops (the simulation's `high8_merge`).
+    pub high8_merge: bool,
     /// The measurement harness whose values decide which addresses are equal (the
     /// simulation's `harness`).
     pub harness: Option<crate::pipeline::memory::harness::Harness>,
@@ -304,6 +306,7 @@ impl BoundOptions {
             free_nops: model.free_nops,
             transfer_alus: model.transfer_alus,
             serializing: model.serializing,
+            high8_merge: model.high8_merge,
             harness: model.harness,
             ..BoundOptions::default()
         }
@@ -325,6 +328,7 @@ impl Default for BoundOptions {
             free_nops: false,
             transfer_alus: false,
             serializing: false,
+            high8_merge: false,
             harness: None,
         }
     }

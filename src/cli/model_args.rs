@@ -119,6 +119,10 @@ pub struct ModelArgs {
     /// the data measures that they do (the false dependency of several Intel cores).
     #[arg(long)]
     pub no_false_deps: bool,
+    /// No merge µop for a read of a whole register after a write of its high byte alone
+    /// (`mov ah, bl; add eax, ecx` on Sandy Bridge to Cascade Lake).
+    #[arg(long)]
+    pub no_high8_merge: bool,
     /// Predict what this measurement harness reads: its starting register and memory
     /// values decide which addresses are one location (`bhive`: every register and every
     /// loaded pointer 0x2324000, so `[rax+16]` and `[rbx+16]` alias; `profile`: `suaca
@@ -163,6 +167,7 @@ impl ModelArgs {
             harness_pages: base.harness_pages && !self.no_harness_pages,
             page_walk_overlap: base.page_walk_overlap && !self.serial_page_walks,
             false_deps: base.false_deps && !self.no_false_deps,
+            high8_merge: base.high8_merge && !self.no_high8_merge,
             harness: self.harness,
         }
     }
@@ -357,6 +362,13 @@ mod tests {
                 ..d()
             }),
             ["no-false-deps"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_high8_merge: true,
+                ..d()
+            }),
+            ["no-high8-merge"]
         );
     }
 }

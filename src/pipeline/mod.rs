@@ -113,6 +113,10 @@ pub struct ModelOptions {
     /// A destination the data measures a latency from (`popcnt`, `lzcnt`, `tzcnt` on the
     /// Intel cores with the erratum) is an input (`--no-false-deps`).
     pub false_deps: bool,
+    /// A read of a whole register after a write of its high byte alone gets a merge µop
+    /// where the arch renames the high byte apart (`renamer.high8_merge_uops`;
+    /// `--no-high8-merge`).
+    pub high8_merge: bool,
     /// The measurement harness whose starting register and memory values decide which
     /// addresses are equal (`--harness`); `None`: only what the code itself shows.
     pub harness: Option<memory::harness::Harness>,
@@ -149,6 +153,7 @@ impl ModelOptions {
         harness_pages: true,
         page_walk_overlap: true,
         false_deps: true,
+        high8_merge: true,
         harness: None,
     };
 
@@ -182,6 +187,7 @@ impl ModelOptions {
         harness_pages: false,
         page_walk_overlap: false,
         false_deps: false,
+        high8_merge: false,
         harness: None,
     };
 
@@ -266,6 +272,9 @@ impl ModelOptions {
         }
         if !self.false_deps {
             out.push("no-false-deps");
+        }
+        if !self.high8_merge {
+            out.push("no-high8-merge");
         }
         if let Some(h) = self.harness {
             out.push(h.flag());

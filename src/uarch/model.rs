@@ -302,6 +302,16 @@ pub struct MoveElimination {
     pub slot_frees_with_all_aliases: Option<bool>,
 }
 
+/// The renamer's rules beyond move elimination.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Renamer {
+    /// Whether `ah`..`dh` are renamed apart from their full register, so that a read of the
+    /// wider register after a write of the high byte alone gets a merge µop (Sandy Bridge
+    /// to Cascade Lake; absent: no merge µops).
+    pub high8_merge_uops: Option<bool>,
+}
+
 /// When a µop allowed on several ports is bound to one of them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -427,6 +437,9 @@ pub struct MicroArch {
     /// Macro/micro-fusion.
     #[serde(default)]
     pub fusion: Fusion,
+    /// The renamer's rules beyond move elimination.
+    #[serde(default)]
+    pub renamer: Renamer,
     /// Scheduler policies.
     #[serde(default)]
     pub scheduler: Scheduler,

@@ -221,7 +221,7 @@ fn json_names_the_details_turned_off() {
         run(&["--model", "suaca"])["model_disabled"]
             .as_array()
             .map(Vec::len),
-        Some(22)
+        Some(23)
     );
     assert_eq!(
         run(&["--dispatch-port-assignment"])["model_disabled"],

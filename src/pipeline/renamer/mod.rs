@@ -1,12 +1,13 @@
 //! The renamer: the dependencies it removes before the scheduler sees them — same-register
 //! idioms by vendor, flags a CL shift leaves alone, the stack engine's rsp updates — and its
 //! details in the submodules: eliminated moves, stack-synchronization µops, fast pointer
-//! chasing, false dependencies on a destination.
+//! chasing, false dependencies on a destination, high-8 merge µops.
 //!
 //! Owns: which inputs the renamer drops and what it adds. Must not touch: the engine.
 
 pub mod elimination;
 pub mod false_deps;
+pub mod high8_merge;
 pub mod pointer_chase;
 pub mod stack_sync;
 
@@ -49,9 +50,11 @@ pub fn cl_shift_flags_drop(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool
 }
 
 /// Whether the renamer of `arch` drops `consumer`'s dependency through `loc` ([`sbb_drops`],
-/// [`cl_shift_flags_drop`]).
-pub fn renamer_drops(arch: &MicroArch, consumer: &Instr, loc: Loc) -> bool {
-    sbb_drops(arch, consumer, loc) || cl_shift_flags_drop(arch, consumer, loc)
+/// [`cl_shift_flags_drop`]; with `high8`, the high-8 rules on, [`high8_merge::write_alone`]).
+pub fn renamer_drops(arch: &MicroArch, consumer: &Instr, loc: Loc, high8: bool) -> bool {
+    sbb_drops(arch, consumer, loc)
+        || cl_shift_flags_drop(arch, consumer, loc)
+        || (high8 && high8_merge::write_alone(arch, consumer, loc))
 }
 
 /// Whether the dependency of a consumer on `producer` through `loc` disappears with the
@@ -90,7 +93,7 @@ mod tests {
         let intel = crate::uarch::load("SKL").unwrap();
         let shl = decode_bytes(&parse_hex("49d3e1").unwrap(), 0).unwrap();
         assert!(cl_shift_flags_drop(&zen4, &shl[0], Loc::Flag(Flag::ZF)));
-        assert!(renamer_drops(&zen4, &shl[0], Loc::Flag(Flag::CF)));
+        assert!(renamer_drops(&zen4, &shl[0], Loc::Flag(Flag::CF), true));
         assert!(!cl_shift_flags_drop(&intel, &shl[0], Loc::Flag(Flag::ZF)));
         // Not a flag, not a CL shift, a flag read anyway.
         assert!(!cl_shift_flags_drop(
