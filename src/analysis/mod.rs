@@ -214,10 +214,9 @@ fn summary(w: WhatIf, out: &crate::sim::SimOutcome, doubled: Option<u64>) -> Run
     }
 }
 
-/// The harness's page cost (`--harness bhive`) is the measurement's, not the pipeline's:
-/// every run of the path pays it, what-if runs too.
-/// Adds a harness's page cost to every run of `path`; returns the table run's pipeline
-/// cycles before it (what the cost's overlap depends on).
+/// Adds the harness's page cost (`--harness bhive`) to every run of `path`, what-if runs
+/// too: it is the measurement's, not the pipeline's, and each run's overlap of the walks
+/// follows its own pipeline time. Returns the table run's pipeline cycles before the cost.
 fn add_harness_cost(path: &mut PathResult, pages: Option<HarnessPages>) -> f64 {
     let pipeline = path.table.run.throughput;
     let Some(p) = pages else { return pipeline };

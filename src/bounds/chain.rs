@@ -390,7 +390,7 @@ pub(super) fn row(
     // the graph's order on ties.
     let mut merged: BTreeMap<(usize, usize, u32), Edge> = BTreeMap::new();
     // High-8 merge µops per line (the loop repeats), as the simulation.
-    let merges = match opts.high8_merge {
+    let high8_merges = match opts.high8_merge {
         true => {
             let refs: Vec<&Instr> = instrs[..n].iter().collect();
             high8_merge::merges(arch, &refs, true)
@@ -433,7 +433,7 @@ pub(super) fn row(
             i64::from(edge_offset(pd, cd, e.loc).saturating_sub(chase.max(forward)))
         };
         // As the simulation: a high-8 merge µop before the reader, a cycle on its edges.
-        let merge = merges
+        let merge = high8_merges
             .get(to)
             .is_some_and(|&m| high8_merge::is_merged(e.loc, m));
         let weight = weight + i64::from(merge);

@@ -7,13 +7,18 @@ use crate::common::{suaca, testdata};
 
 /// Block throughput of `hex` in the analyzer (1000 iterations, `-p`) with `extra` switches.
 pub(crate) fn throughput(hex: &str, extra: &[&str]) -> f64 {
+    throughput_on("xml/details.xml", "SKL", hex, extra)
+}
+
+/// The same with the fixture data `xml` (a path under `testdata/`) on `arch`.
+pub(crate) fn throughput_on(xml: &str, arch: &str, hex: &str, extra: &[&str]) -> f64 {
     let home = tempfile::tempdir().expect("tempdir");
-    let xml = testdata("xml/details.xml");
+    let xml = testdata(xml);
     let mut args = vec![
         "--uops-xml",
         xml.to_str().expect("utf-8"),
         "--arch",
-        "SKL",
+        arch,
         "-p",
         "--loop",
         "1000",

@@ -3,32 +3,11 @@
 #![forbid(unsafe_code)]
 
 use crate::common::{suaca, testdata};
-use crate::model_details::near;
+use crate::model_details::{near, throughput_on};
 
 /// Block throughput of `hex` on `arch` with the fixture data (1000 iterations, `-p`).
 fn throughput(arch: &str, hex: &str, extra: &[&str]) -> f64 {
-    let home = tempfile::tempdir().expect("tempdir");
-    let xml = testdata("xml/renamer.xml");
-    let mut args = vec![
-        "--uops-xml",
-        xml.to_str().expect("utf-8"),
-        "--arch",
-        arch,
-        "-p",
-        "--loop",
-        "1000",
-        "--hex",
-        hex,
-    ];
-    args.extend_from_slice(extra);
-    let out = suaca(&args, home.path());
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{args:?}: {out:?}");
-    text.lines()
-        .find_map(|l| l.strip_prefix("Block throughput: "))
-        .and_then(|l| l.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no throughput in\n{text}"))
+    throughput_on("xml/renamer.xml", arch, hex, extra)
 }
 
 /// `popcnt rax, rbx` repeated: by hand, on SKL (the fixture's latency of 3 from the written
