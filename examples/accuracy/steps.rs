@@ -90,6 +90,8 @@ fn model_steps() -> Vec<(&'static str, ModelOptions)> {
     ));
     m.high8_merge = true;
     out.push(("+ high-8 merge µops (SNB..CLX)", m));
+    m.single_port_cycles = true;
+    out.push(("+ single-port µops take a cycle each", m));
     debug_assert_eq!(
         m,
         ModelOptions {

@@ -11,7 +11,9 @@ use crate::pipeline::memory::{banks, dependencies as memory, store_commit};
 use crate::pipeline::ports::{self, uop_masks};
 use crate::pipeline::renamer::{self, elimination, high8_merge, pointer_chase, stack_sync};
 use crate::pipeline::{Context, ModelOptions};
-use crate::sim::{MoveSlots, SimInput, SimInstr, SimMachine, SimProgram, MAX_UOPS_PER_INSTR};
+use crate::sim::{
+    MoveSlots, PortSharing, SimInput, SimInstr, SimMachine, SimProgram, MAX_UOPS_PER_INSTR,
+};
 use crate::uarch::PortMask;
 
 /// Builds the program of the lines in `path` (in order). `descs[line]` is `None` for
@@ -357,8 +359,13 @@ pub fn build(
         ports: ports::issue::assignment(cx),
         whole_dispatch: cx.model.whole_dispatch
             && cx.arch.scheduler.whole_instruction_dispatch == Some(true),
-        uops_share_ports: !(cx.model.port_cycles
-            && cx.arch.scheduler.uops_share_ports == Some(false)),
+        port_sharing: if cx.model.port_cycles && cx.arch.scheduler.uops_share_ports == Some(false) {
+            PortSharing::None
+        } else if cx.model.single_port_cycles {
+            PortSharing::MultiPort
+        } else {
+            PortSharing::Any
+        },
         instrs,
     }
 }

@@ -119,6 +119,10 @@ pub struct ModelArgs {
     /// the data measures that they do (the false dependency of several Intel cores).
     #[arg(long)]
     pub no_false_deps: bool,
+    /// The µops of one instruction that are allowed on a single port share it in one cycle
+    /// (the thesis' rule; by default each takes a cycle of that port).
+    #[arg(long)]
+    pub share_single_ports: bool,
     /// No merge µop for a read of a whole register after a write of its high byte alone
     /// (`mov ah, bl; add eax, ecx` on Sandy Bridge to Cascade Lake).
     #[arg(long)]
@@ -167,6 +171,7 @@ impl ModelArgs {
             harness_pages: base.harness_pages && !self.no_harness_pages,
             page_walk_overlap: base.page_walk_overlap && !self.serial_page_walks,
             false_deps: base.false_deps && !self.no_false_deps,
+            single_port_cycles: base.single_port_cycles && !self.share_single_ports,
             high8_merge: base.high8_merge && !self.no_high8_merge,
             harness: self.harness,
         }
@@ -362,6 +367,13 @@ mod tests {
                 ..d()
             }),
             ["no-false-deps"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                share_single_ports: true,
+                ..d()
+            }),
+            ["share-single-ports"]
         );
         assert_eq!(
             one(ModelArgs {

@@ -94,6 +94,10 @@ pub struct ModelOptions {
     /// (`scheduler.uops_share_ports = false`; `--no-port-cycles`: they may share a port in
     /// one cycle, thesis §3.3).
     pub port_cycles: bool,
+    /// A µop allowed on one port only takes a cycle of it even where the instruction's
+    /// other µops hold it (`vblendvps ymm`'s two p5 µops; `--share-single-ports`: thesis
+    /// §3.3, an instruction never blocks itself).
+    pub single_port_cycles: bool,
     /// Serializing and delaying instructions (`pause`, fences, `cpuid`, `rdtsc`) run one
     /// at a time, each for its measured throughput (`--no-serializing`).
     pub serializing: bool,
@@ -147,6 +151,7 @@ impl ModelOptions {
         transfer_alus: true,
         whole_dispatch: true,
         port_cycles: true,
+        single_port_cycles: true,
         serializing: true,
         bank_conflicts: true,
         predecode_tail: true,
@@ -181,6 +186,7 @@ impl ModelOptions {
         transfer_alus: false,
         whole_dispatch: false,
         port_cycles: false,
+        single_port_cycles: false,
         serializing: false,
         bank_conflicts: false,
         predecode_tail: false,
@@ -254,6 +260,9 @@ impl ModelOptions {
         }
         if !self.port_cycles {
             out.push("no-port-cycles");
+        }
+        if !self.single_port_cycles {
+            out.push("share-single-ports");
         }
         if !self.serializing {
             out.push("no-serializing");

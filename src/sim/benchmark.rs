@@ -49,7 +49,7 @@ pub fn block() -> SimProgram {
         frontend: None,
         ports: Default::default(),
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         instrs,
     }

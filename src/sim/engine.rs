@@ -20,9 +20,9 @@ use thiserror::Error;
 use super::assign::Assigner;
 use super::event::{InstRef, Observer, WaitCause};
 use super::options::SimOptions;
-use super::plan::{Op, Plan};
+use super::plan::{Op, Plan, NO_DIV};
 use super::ports::{Ports, MAX_PORTS};
-use super::program::{PortAssignment, SimMachine, SimProgram};
+use super::program::{PortAssignment, PortSharing, SimMachine, SimProgram};
 use super::window::{Window, NOT_STARTED};
 
 mod issue_group;
@@ -617,6 +617,8 @@ impl<'a> Engine<'a> {
             let u = pending.trailing_zeros();
             pending &= pending - 1;
             let mut mask = self.plan.uop_mask(op, w.index, u, executed);
+            // Before binding: a µop allowed on one port only (`PortSharing::MultiPort`).
+            let single = mask.count_ones() == 1 && op.div_uop == NO_DIV;
             if mask == 0 {
                 w.assigned |= 1 << u;
                 observer.uop_dispatched(cycle, inst, u, None);
@@ -639,7 +641,12 @@ impl<'a> Engine<'a> {
                 }
                 continue;
             }
-            if !self.program.uops_share_ports {
+            let share = match self.program.port_sharing {
+                PortSharing::Any => true,
+                PortSharing::MultiPort => !single,
+                PortSharing::None => false,
+            };
+            if !share {
                 own = 0;
             }
             match self.ports.place(mask, inst, &mut own) {

@@ -184,7 +184,7 @@ fn arb_program(ports: u32) -> impl Strategy<Value = SimProgram> {
                 }
                 SimProgram {
                     whole_dispatch: false,
-                    uops_share_ports: true,
+                    port_sharing: crate::sim::PortSharing::Any,
                     move_slots: None,
                     frontend: None,
                     ports: Default::default(),
@@ -319,7 +319,7 @@ fn edge_cases_match_the_reference() {
     };
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -337,7 +337,7 @@ fn edge_cases_match_the_reference() {
     };
     let stuck = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -369,7 +369,7 @@ fn errors_match_the_reference() {
         SimProgram::default(),
         SimProgram {
             whole_dispatch: false,
-            uops_share_ports: true,
+            port_sharing: crate::sim::PortSharing::Any,
             move_slots: None,
             frontend: None,
             ports: Default::default(),
@@ -385,7 +385,7 @@ fn errors_match_the_reference() {
     };
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -404,7 +404,7 @@ fn errors_match_the_reference() {
 fn a_producer_outside_the_program_is_an_error() {
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -438,7 +438,7 @@ fn memory_does_not_grow_with_iterations() {
     instrs[1].inputs[0].producer = 0;
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -480,7 +480,7 @@ fn skipped_steady_states_keep_the_outcome() {
     let p06 = PortMask(0b0100_0001);
     let adc = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -538,7 +538,7 @@ fn skipping_is_exact_with_a_delivery_rate_and_slots() {
     {
         let program = SimProgram {
             whole_dispatch: false,
-            uops_share_ports: true,
+            port_sharing: crate::sim::PortSharing::Any,
             move_slots: None,
             frontend: Delivery::every(cycles, 16),
             ports,

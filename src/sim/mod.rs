@@ -29,8 +29,8 @@ pub use engine::{simulate, SimError, SimOutcome, MAX_UOPS_PER_INSTR};
 pub use event::{InstRef, Observer, OutcomeOnly, WaitCause};
 pub use options::{SimOptions, WhatIf};
 pub use program::{
-    Delivery, EliminableMove, IssueRule, MoveSlots, PortAssignment, Rename, SimInput, SimInstr,
-    SimMachine, SimProgram,
+    Delivery, EliminableMove, IssueRule, MoveSlots, PortAssignment, PortSharing, Rename, SimInput,
+    SimInstr, SimMachine, SimProgram,
 };
 
 #[cfg(test)]

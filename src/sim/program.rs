@@ -37,6 +37,24 @@ pub struct SimInstr {
     pub slots: Option<u32>,
 }
 
+/// How the µops of one instruction share ports within a cycle (default: `None`, as a
+/// program built without the thesis' rule).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum PortSharing {
+    /// Any port its instance took this cycle is free to its other µops (thesis §3.3: an
+    /// instruction never blocks itself).
+    Any,
+    /// As `Any`, except that a µop allowed on one port only takes a cycle of it whoever
+    /// holds it (`vblendvps ymm`'s two p5 µops on Haswell: two cycles; docs/model.md
+    /// "Single-port µops"); a divider instruction's µops still share (its measured
+    /// divider cycles time it).
+    MultiPort,
+    /// Each µop is a cycle of its port, as the port counts `suaca measure` fits are
+    /// (docs/model.md "Port cycles per µop").
+    #[default]
+    None,
+}
+
 /// One iteration of the simulated program, repeated [`crate::sim::SimOptions::iterations`]
 /// times.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -52,10 +70,8 @@ pub struct SimProgram {
     /// two-slot instruction that finds one slot left waits for the next cycle (Zen 4,
     /// docs/model.md "Whole-instruction dispatch"). Off: slots split across cycles.
     pub whole_dispatch: bool,
-    /// The µops of one instruction may take the same port in one cycle (thesis §3.3: an
-    /// instruction never blocks itself). Off: each µop is a cycle of its port, as the port
-    /// counts `suaca measure` fits are (docs/model.md "Port cycles per µop").
-    pub uops_share_ports: bool,
+    /// Whether the µops of one instruction may take the same port in one cycle.
+    pub port_sharing: PortSharing,
     /// Register moves eliminated at rename only while the renamer has a free slot
     /// (docs/model.md, "Move elimination limits"); `None`: every eliminable move is
     /// eliminated, as its µops in [`SimProgram::instrs`] say.

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use super::engine::{SimError, SimOutcome, MAX_UOPS_PER_INSTR};
 use super::event::{InstRef, Observer, WaitCause};
 use super::options::SimOptions;
-use super::program::{IssueRule, PortAssignment, SimMachine, SimProgram};
+use super::program::{IssueRule, PortAssignment, PortSharing, SimMachine, SimProgram};
 use crate::uarch::PortMask;
 
 /// Dynamic state of one instruction instance. The state machine:
@@ -184,7 +184,7 @@ impl<'a> Engine<'a> {
             ports: Ports::new(
                 machine.port_count,
                 options.what_if.infinite_ports,
-                program.uops_share_ports,
+                program.port_sharing,
             ),
             window: VecDeque::new(),
             base: 0,
@@ -423,6 +423,7 @@ impl<'a> Engine<'a> {
                     }
                     continue;
                 }
+                let single = mask.len() == 1 && divider.is_none();
                 let mask = match (is_div, divider) {
                     (true, Some((dp, _))) if mask.contains(dp) => {
                         crate::uarch::PortMask::single(dp)
@@ -431,7 +432,7 @@ impl<'a> Engine<'a> {
                 };
                 let bound = self.slot(id).ports.get(u as usize).copied().flatten();
                 let mask = bound.map_or(mask, PortMask::single);
-                match self.ports.place(mask, id) {
+                match self.ports.place(mask, id, single) {
                     Placement::Placed(p) => {
                         if let (Some(issue), Some(_)) = (&mut self.issue, bound) {
                             if !issue.rule.until_complete {
@@ -527,9 +528,9 @@ struct Ports {
     order: Vec<usize>,
     /// `-ip`: a port never refuses a µop.
     infinite: bool,
-    /// A port held by the placing instance itself counts as free
-    /// ([`super::SimProgram::uops_share_ports`]).
-    shared: bool,
+    /// When a port held by the placing instance itself counts as free
+    /// ([`super::SimProgram::port_sharing`]).
+    sharing: PortSharing,
 }
 
 /// Result of trying to place one µop.
@@ -541,19 +542,25 @@ enum Placement {
 }
 
 impl Ports {
-    fn new(count: usize, infinite: bool, shared: bool) -> Self {
+    fn new(count: usize, infinite: bool, sharing: PortSharing) -> Self {
         Ports {
             holder: vec![None; count],
             usage: vec![0; count],
             order: (0..count).collect(),
             infinite,
-            shared,
+            sharing,
         }
     }
 
     /// Tries the ports of `mask` in usage order; a port held by `owner` itself counts as free
-    /// (an instruction never blocks itself, thesis §3.3).
-    fn place(&mut self, mask: PortMask, owner: u64) -> Placement {
+    /// (an instruction never blocks itself, thesis §3.3) as `sharing` says; `single`: the
+    /// µop was allowed on one port only before binding, and is no divider µop.
+    fn place(&mut self, mask: PortMask, owner: u64, single: bool) -> Placement {
+        let shared = match self.sharing {
+            PortSharing::Any => true,
+            PortSharing::MultiPort => !single,
+            PortSharing::None => false,
+        };
         let mut found = None;
         for (pos, &p) in self.order.iter().enumerate() {
             if !mask.contains(p) {
@@ -561,7 +568,7 @@ impl Ports {
             }
             match self.holder[p] {
                 None => {}
-                Some(h) if (h == owner && self.shared) || self.infinite => {}
+                Some(h) if (h == owner && shared) || self.infinite => {}
                 Some(_) => continue,
             }
             found = Some((pos, p));

@@ -76,7 +76,7 @@ fn six_movs_on_snb() {
     let p015 = ports(&[0, 1, 5]);
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -96,7 +96,7 @@ fn adc_chain_on_skl() {
     let p06 = ports(&[0, 6]);
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -123,7 +123,7 @@ fn branchy() -> SimProgram {
     let p5 = ports(&[5]);
     SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -155,7 +155,7 @@ fn divider_blocks_other_divisions() {
     div.div_cycles = 8;
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -170,7 +170,7 @@ fn divider_blocks_other_divisions() {
 fn rejects_bad_iteration_counts() {
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -192,7 +192,7 @@ fn rejects_bad_iteration_counts() {
 fn cycle_limit_is_an_error() {
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: Default::default(),
@@ -247,7 +247,7 @@ mod line_stats {
         let p015 = ports(&[0, 1, 5]);
         let program = SimProgram {
             whole_dispatch: false,
-            uops_share_ports: true,
+            port_sharing: crate::sim::PortSharing::Any,
             move_slots: None,
             frontend: None,
             ports: Default::default(),
@@ -306,7 +306,7 @@ fn ports_bound_at_issue_pair_each_group_on_two_ports() {
     let p0156 = ports(&[0, 1, 5, 6]);
     let mut program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: PortAssignment::Dispatch,
@@ -353,7 +353,7 @@ fn loads_bound_at_issue_alternate_from_p2() {
     let p23 = ports(&[2, 3]);
     let program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: PortAssignment::Issue(IssueRule {
@@ -387,7 +387,7 @@ fn whole_dispatch_keeps_an_instruction_s_slots_in_one_cycle() {
     }
     let mut program = SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: PortAssignment::Dispatch,
@@ -416,7 +416,7 @@ impl Observer for LoadGroups {
 fn issue_program(instrs: Vec<SimInstr>, whole_groups: bool) -> SimProgram {
     SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: None,
         frontend: None,
         ports: PortAssignment::Issue(IssueRule {
@@ -540,7 +540,7 @@ fn move_chain(slots: Option<u32>, release_cycles: u32) -> SimProgram {
     ];
     SimProgram {
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: crate::sim::PortSharing::Any,
         move_slots: Some(MoveSlots {
             gpr: slots,
             vector: None,

@@ -226,7 +226,7 @@ fn json_names_the_details_turned_off() {
         run(&["--model", "suaca"])["model_disabled"]
             .as_array()
             .map(Vec::len),
-        Some(23)
+        Some(24)
     );
     assert_eq!(
         run(&["--dispatch-port-assignment"])["model_disabled"],

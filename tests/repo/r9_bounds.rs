@@ -51,7 +51,7 @@ fn chain(n: u32) -> SimProgram {
         frontend: None,
         ports: Default::default(),
         whole_dispatch: false,
-        uops_share_ports: true,
+        port_sharing: suaca::sim::PortSharing::Any,
         move_slots: None,
         instrs: (0..n)
             .map(|i| SimInstr {

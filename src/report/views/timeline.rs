@@ -182,7 +182,7 @@ mod tests {
         };
         let program = |n: usize| SimProgram {
             whole_dispatch: false,
-            uops_share_ports: true,
+            port_sharing: crate::sim::PortSharing::Any,
             move_slots: None,
             frontend: None,
             ports: Default::default(),
