@@ -99,7 +99,12 @@ impl ArchChoice {
             ArchOrigin::Host => "this CPU's".to_string(),
             ArchOrigin::Embedded => match host::detect().and_then(uarch::names::canonical) {
                 Some(h) => format!("the embedded data's; no data for this CPU's {h}"),
-                None => "the embedded data's; this CPU is not an arch suaca describes".into(),
+                None => match host::mismatch() {
+                    Some(why) => format!(
+                        "the embedded data's; this CPU is not an arch suaca describes: {why}"
+                    ),
+                    None => "the embedded data's; this CPU is not an arch suaca describes".into(),
+                },
             },
         };
         Some(format!(

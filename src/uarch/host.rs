@@ -216,9 +216,47 @@ pub fn signature() -> Option<Signature> {
     }
 }
 
-/// The host's arch name, when known (possibly one of [`DETECTED_ONLY`]).
+/// Whether a CPU whose CPUID model names `arch` but which has AMX must be a later core: AMX
+/// came with Sapphire Rapids, and every Intel row of the table is an earlier core. A
+/// hypervisor can report another model than the CPU's (seen: family 6 model 167, Rocket
+/// Lake, on a core with AMX, AVX512-FP16 and a 480 MiB L3).
+pub fn later_core(sig: Signature, amx: bool) -> bool {
+    amx && sig.vendor == CpuVendor::Intel && arch_of(sig).is_some()
+}
+
+/// Whether the host has AMX tiles (CPUID leaf 7, EDX bit 24).
+fn host_has_amx() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & (1 << 24) != 0
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Why the host's CPUID model names no arch suaca may assume though the table has a row
+/// for it: the CPU's features belong to a later core ([`later_core`]).
+pub fn mismatch() -> Option<String> {
+    let sig = signature()?;
+    let arch = arch_of(sig)?;
+    later_core(sig, host_has_amx()).then(|| {
+        format!(
+            "CPUID reports family {} model {} ({arch}), but the CPU has AMX, which no core \
+             before Sapphire Rapids has (a hypervisor may report another model)",
+            sig.family, sig.model
+        )
+    })
+}
+
+/// The host's arch name, when known (possibly one of [`DETECTED_ONLY`]); `None` also when
+/// the CPU's features contradict its model ([`mismatch`]).
 pub fn detect() -> Option<&'static str> {
-    signature().and_then(arch_of)
+    let sig = signature()?;
+    let arch = arch_of(sig)?;
+    (!later_core(sig, host_has_amx())).then_some(arch)
 }
 
 #[cfg(test)]
@@ -241,6 +279,18 @@ mod tests {
             model,
             stepping: 1,
         }
+    }
+
+    /// AMX on a CPU whose model names one of the table's Intel cores means a later core
+    /// behind another model (this project's Intel host: model 167, RKL, with AMX); without
+    /// AMX, or on AMD, or for a model the table lacks, the model stands.
+    #[test]
+    fn amx_on_an_earlier_model_is_a_later_core() {
+        assert!(later_core(intel(0xA7, 1), true));
+        assert!(later_core(intel(0x97, 2), true));
+        assert!(!later_core(intel(0xA7, 1), false));
+        assert!(!later_core(intel(0x8F, 8), true)); // Sapphire Rapids: no row
+        assert!(!later_core(amd(0x19, 0x11), true));
     }
 
     /// One case per row of [`TABLE`], in its order.

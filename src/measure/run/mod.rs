@@ -59,7 +59,7 @@ pub fn run(
         .arch
         .clone()
         .or_else(|| crate::uarch::host::detect().map(str::to_string))
-        .ok_or(ConfigError::UnknownCpu)?;
+        .ok_or_else(|| ConfigError::UnknownCpu(crate::uarch::host::mismatch()))?;
     let cpu = cpu_model();
     let skel = read_skeleton(&config, progress)?;
     let cat = catalog::build(&HostFeatures::detect(), skel.as_ref(), &config.catalog);
