@@ -99,12 +99,13 @@ impl ArchChoice {
             ArchOrigin::Host => "this CPU's".to_string(),
             ArchOrigin::Embedded => match host::detect().and_then(uarch::names::canonical) {
                 Some(h) => format!("the embedded data's; no data for this CPU's {h}"),
-                None => match host::mismatch() {
-                    Some(why) => format!(
-                        "the embedded data's; this CPU is not an arch suaca describes: {why}"
-                    ),
-                    None => "the embedded data's; this CPU is not an arch suaca describes".into(),
-                },
+                None => {
+                    let unknown = "the embedded data's; this CPU is not an arch suaca describes";
+                    match host::mismatch() {
+                        Some(why) => format!("{unknown}: {why}"),
+                        None => unknown.to_string(),
+                    }
+                }
             },
         };
         Some(format!(

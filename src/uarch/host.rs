@@ -216,8 +216,8 @@ pub fn signature() -> Option<Signature> {
     }
 }
 
-/// Whether a CPU whose CPUID model names `arch` but which has AMX must be a later core: AMX
-/// came with Sapphire Rapids, and every Intel row of the table is an earlier core. A
+/// Whether a CPU with signature `sig` and AMX (`amx`) is a later core than the table's row
+/// for `sig` names: AMX came with Sapphire Rapids, and every Intel row is an earlier core. A
 /// hypervisor can report another model than the CPU's (seen: family 6 model 167, Rocket
 /// Lake, on a core with AMX, AVX512-FP16 and a 480 MiB L3).
 pub fn later_core(sig: Signature, amx: bool) -> bool {
