@@ -4,7 +4,7 @@
 # (as a compiled IACA_START inside a loop leaves it), 1.0; 1: imul chain, dec+jnz, 3.0; 2: imul
 # chain through loads from a pointer stepped by 8 and compared with a register (gcc's form), 3.0;
 # 3: the same through clang's negative index counting up to zero, 3.0; 4: imul chain, a 32-bit
-# counter compared with an immediate (jl), 3.0 (an add chain read 1.16 on a Golden Cove kind).
+# counter compared with an immediate (jl), 3.0 (an add chain read 1.16 on family 6 model 167).
         .intel_syntax noprefix
         .text
         .globl  loops
