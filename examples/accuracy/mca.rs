@@ -29,6 +29,8 @@ pub fn cpu_of(arch: &str) -> Option<&'static str> {
         "ICL" => "icelake-client",
         "TGL" => "tigerlake",
         "RKL" => "rocketlake",
+        "ADL-P" => "alderlake",
+        "MTL-P" => "meteorlake",
         "ZEN+" => "znver1",
         "ZEN2" => "znver2",
         "ZEN3" => "znver3",

@@ -419,7 +419,13 @@ pub fn publish(set: &Path, passes: &[std::path::PathBuf]) -> Result<Published, S
         .collect();
     w.write_record(&header).map_err(|e| e.to_string())?;
     for (k, row) in rows.iter().enumerate() {
-        let first = &runs[0][k];
+        // The row's status is its first measured pass's: a pass that found the host too
+        // busy for one loop does not discard the loop's other passes.
+        let first = runs
+            .iter()
+            .map(|run| &run[k])
+            .find(|m| m.status == "ok")
+            .unwrap_or(&runs[0][k]);
         if runs
             .iter()
             .any(|run| row.get(0) != Some(run[k].hex.as_str()))
@@ -431,7 +437,7 @@ pub fn publish(set: &Path, passes: &[std::path::PathBuf]) -> Result<Published, S
             .iter()
             .filter_map(|run| run[k].cycles.filter(|_| run[k].status == "ok"))
             .collect();
-        let mid = suaca::batch::metrics::median(&values).filter(|_| first.status == "ok");
+        let mid = suaca::batch::metrics::median(&values);
         let spread = mid.and_then(|m| {
             let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
             let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);

@@ -96,16 +96,13 @@ impl ArchChoice {
         let why = match self.origin {
             ArchOrigin::Flag => return None,
             ArchOrigin::Setup => "the default set with --setup".to_string(),
-            ArchOrigin::Host => "this CPU's".to_string(),
+            ArchOrigin::Host => format!("this CPU's{}", taken_as()),
             ArchOrigin::Embedded => match host::detect().and_then(uarch::names::canonical) {
-                Some(h) => format!("the embedded data's; no data for this CPU's {h}"),
-                None => {
-                    let unknown = "the embedded data's; this CPU is not an arch suaca describes";
-                    match host::mismatch() {
-                        Some(why) => format!("{unknown}: {why}"),
-                        None => unknown.to_string(),
-                    }
-                }
+                Some(h) => format!(
+                    "the embedded data's; no data for this CPU's {h}{}",
+                    taken_as()
+                ),
+                None => "the embedded data's; this CPU is not an arch suaca describes".to_string(),
             },
         };
         Some(format!(
@@ -113,6 +110,11 @@ impl ArchChoice {
             self.name
         ))
     }
+}
+
+/// Why the host is taken for another core than its CPUID model names, as a clause.
+fn taken_as() -> String {
+    host::mismatch().map_or_else(String::new, |(_, why)| format!(" — {why}"))
 }
 
 /// The arch of the analysis, `batch` and `profile` alike: `--arch`, else the `--setup` one,

@@ -154,6 +154,7 @@ fn make_static(
     ports: &dyn Fn(&PortGroup) -> Option<PortMask>,
     max_uops: u32,
     divides: bool,
+    indexed: bool,
 ) -> Result<Static, String> {
     let mut port_groups = Vec::new();
     for g in v.ports.iter().flat_map(|p| &p.groups) {
@@ -162,6 +163,13 @@ fn make_static(
             count: g.count,
             ports: mask,
         });
+    }
+    // An indexed form does the plain form's work: where its measured ports account for
+    // fewer µops than it has and than the plain form's ports (uops.info's MTL-P records list
+    // only the load of 475 indexed load-op forms, `1*p23A` for `vaddpd xmm, xmm, [b+i]`),
+    // the plain form's ports stand in for the µops left out.
+    if indexed {
+        fill_from_base(&mut port_groups, v.uops.unwrap_or(0), base, ports);
     }
     let port_uops: u32 = port_groups.iter().map(|g| g.count).sum();
     // More µops than an instruction may have is unusable data (`suaca measure`'s filler
@@ -208,6 +216,32 @@ fn make_static(
     })
 }
 
+/// Adds the plain measurement's port groups that `groups` lacks, µop for µop, up to `uops`.
+fn fill_from_base(
+    groups: &mut Vec<PortGroupDesc>,
+    uops: u32,
+    base: &MeasureValues,
+    ports: &dyn Fn(&PortGroup) -> Option<PortMask>,
+) {
+    let mut missing = uops.saturating_sub(groups.iter().map(|g| g.count).sum());
+    for g in base.ports.iter().flat_map(|p| &p.groups) {
+        let Some(mask) = ports(g) else { continue };
+        let have: u32 = groups
+            .iter()
+            .filter(|d| d.ports == mask)
+            .map(|d| d.count)
+            .sum();
+        let add = g.count.saturating_sub(have).min(missing);
+        if add > 0 {
+            groups.push(PortGroupDesc {
+                count: add,
+                ports: mask,
+            });
+            missing -= add;
+        }
+    }
+}
+
 impl InstrDb {
     /// Builds the database of `arch` (uops.info name, e.g. `SKL`) from `records` (all
     /// variants; those without a measurement for `arch` still match, as [`NoMatch::NoData`]).
@@ -252,11 +286,13 @@ impl InstrDb {
                     crate::sim::MAX_UOPS_PER_INSTR as u32
                 };
                 let divides = uses_divider(&f.iclass);
-                let mk = |v: &MeasureValues| make_static(v, &m.base, &ports, max_uops, divides);
+                let mk = |v: &MeasureValues, indexed: bool| {
+                    make_static(v, &m.base, &ports, max_uops, divides, indexed)
+                };
                 [
-                    Some(mk(&m.base)),
-                    m.same_reg.as_ref().map(mk),
-                    m.indexed.as_ref().map(mk),
+                    Some(mk(&m.base, false)),
+                    m.same_reg.as_ref().map(|v| mk(v, false)),
+                    m.indexed.as_ref().map(|v| mk(v, true)),
                 ]
             })
             .collect();

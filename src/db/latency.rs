@@ -2,7 +2,7 @@
 //! flags and memory operands, and its `<latency>` elements to [`OpLatency`]s.
 //!
 //! Facts from: uops.info's latency attributes (docs/sources.md): `cycles` from a
-//! register/flag value, `cycles_same_reg` when the two operands are the same register,
+//! register/flag value, `cycles_same_reg` when every register operand is the same register (the two ends alike),
 //! `cycles_addr` from the base register of a memory start operand, `cycles_addr_index` from
 //! its index register, `cycles_mem` from the memory value; ranges keep their lower bound.
 //! Explicit operands follow iced's operand order; suppressed register operands name a fixed
@@ -13,7 +13,7 @@ use iced_x86::Register;
 
 use super::desc::{Endpoint, LatVia, OpLatency, Variant};
 use super::form::{Form, FormOp, OpClass};
-use super::matcher::{alignment, iced_operands, IcedOp};
+use super::matcher::{self, alignment, iced_operands, IcedOp};
 use crate::ir::{AccessKind, FlagSet, Instr, Loc, MemOperand};
 use crate::uopsxml::{LatValue, Latency};
 
@@ -165,6 +165,10 @@ pub(crate) fn resolve(
 ) -> Vec<OpLatency> {
     let sites = sites(form, instr);
     let site = |idx: u32| sites.iter().find(|(i, _)| *i == idx).map(|(_, s)| s);
+    // uops.info measures `cycles_same_reg` with one register in every register operand
+    // (`vpsubq ymm0, ymm0, ymm0`, a zero idiom): a start that merely names the target's
+    // register (`vpsubq ymm2, ymm2, ymm1`) takes the plain `cycles`.
+    let reads_one_register = matcher::same_reg(form, &instr.iced, &matcher::iced_ops(&instr.iced));
     // (latency, came from a `cycles_same_reg` value)
     let mut out: Vec<(OpLatency, bool)> = Vec::new();
     for lat in lats {
@@ -183,7 +187,8 @@ pub(crate) fn resolve(
                 out.push((lat, same_reg));
             };
             for loc in value_inputs(from) {
-                let same = variant == Variant::SameReg || Endpoint::Loc(loc) == target;
+                let same = variant == Variant::SameReg
+                    || (reads_one_register && Endpoint::Loc(loc) == target);
                 match (same, lat.cycles_same_reg, lat.cycles) {
                     (true, Some(v), _) => push(Endpoint::Loc(loc), LatVia::Value, v, true),
                     (_, _, Some(v)) => push(Endpoint::Loc(loc), LatVia::Value, v, false),

@@ -447,7 +447,8 @@ pub(crate) fn same_reg(form: &Form, instr: &Instruction, ops: &[IcedOp]) -> bool
         .iter()
         .zip(&alignment)
         .filter_map(|(f, a)| match ops.get((*a)?) {
-            Some(IcedOp::Reg(r)) => Some((f.read, *r)),
+            // One register in any width (`movzx eax, al`), as uops.info picks its registers.
+            Some(IcedOp::Reg(r)) => Some((f.read, r.full_register())),
             _ => None,
         })
         .collect();

@@ -144,10 +144,9 @@ pub enum ConfigError {
     /// `--filter` is not a regular expression.
     #[error("filter: {0}")]
     Filter(#[from] regex::Error),
-    /// CPUID names no arch and none was given; the reason when the CPU's features contradict
-    /// its model (`uarch::host::mismatch`).
-    #[error("unknown CPU{}: pass an architecture name", .0.as_ref().map(|w| format!(" ({w})")).unwrap_or_default())]
-    UnknownCpu(Option<String>),
+    /// CPUID names no arch and none was given.
+    #[error("unknown CPU: pass an architecture name")]
+    UnknownCpu,
     /// `--resume` with a checkpoint of another arch or CPU.
     #[error("checkpoint {} is for {} on {}, not {} on {}", path.display(), found.0, found.1, wanted.0, wanted.1)]
     CheckpointMismatch {

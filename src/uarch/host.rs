@@ -124,12 +124,20 @@ const TABLE: &[Row] = &[
     intel(0x8C, "TGL"),
     intel(0x8D, "TGL"),
     intel(0xA7, "RKL"),
-    // Alder Lake, and Raptor Lake (B7h, BAh, BFh) whose Raptor Cove P-core is Golden Cove's.
+    // Alder Lake, and Raptor Lake (B7h, BAh, BFh) whose Raptor Cove P-core is Golden Cove's;
+    // Sapphire Rapids (8Fh) and Emerald Rapids (CFh), the same cores as servers.
     intel(0x97, "ADL-P"),
     intel(0x9A, "ADL-P"),
     intel(0xB7, "ADL-P"),
     intel(0xBA, "ADL-P"),
     intel(0xBF, "ADL-P"),
+    intel(0x8F, "ADL-P"),
+    intel(0xCF, "ADL-P"),
+    // Redwood Cove: Meteor Lake (AAh, ACh) and Granite Rapids (ADh, AEh).
+    intel(0xAA, "MTL-P"),
+    intel(0xAC, "MTL-P"),
+    intel(0xAD, "MTL-P"),
+    intel(0xAE, "MTL-P"),
     // Family 17h: Zen (01h, 11h, 20h) and Zen+ (08h, 18h), one arch for both cores.
     amd(0x17, 0x01..=0x01, "ZEN+"),
     amd(0x17, 0x08..=0x08, "ZEN+"),
@@ -216,12 +224,19 @@ pub fn signature() -> Option<Signature> {
     }
 }
 
-/// Whether a CPU with signature `sig` and AMX (`amx`) is a later core than the table's row
-/// for `sig` names: AMX came with Sapphire Rapids, and every Intel row is an earlier core. A
-/// hypervisor can report another model than the CPU's (seen: family 6 model 167, Rocket
-/// Lake, on a core with AMX, AVX512-FP16 and a 480 MiB L3).
-pub fn later_core(sig: Signature, amx: bool) -> bool {
-    amx && sig.vendor == CpuVendor::Intel && arch_of(sig).is_some()
+/// The core of a CPU whose CPUID model names one of the table's Intel cores before Golden
+/// Cove although it has AMX (`amx`), which came with Sapphire Rapids: a hypervisor can report
+/// another model than the CPU's (seen: family 6 model 167, Rocket Lake, on a core with AMX,
+/// AVX512-FP16, a 64 KiB L1I and a 480 MiB L3). The L1I tells the AMX cores apart: 64 KiB on
+/// Redwood Cove (MTL-P, Granite Rapids), 32 KiB on Golden and Raptor Cove (ADL-P, Sapphire and
+/// Emerald Rapids). `None` when the model stands.
+pub fn later_core(sig: Signature, amx: bool, l1i_kib: Option<u32>) -> Option<&'static str> {
+    let named = arch_of(sig)?;
+    let amx_core = matches!(named, "ADL-P" | "MTL-P");
+    (amx && sig.vendor == CpuVendor::Intel && !amx_core).then_some(match l1i_kib {
+        Some(64) => "MTL-P",
+        _ => "ADL-P",
+    })
 }
 
 /// Whether the host has AMX tiles (CPUID leaf 7, EDX bit 24).
@@ -237,26 +252,54 @@ fn host_has_amx() -> bool {
     }
 }
 
-/// Why the host's CPUID model names no arch suaca may assume though the table has a row
-/// for it: the CPU's features belong to a later core ([`later_core`]).
-pub fn mismatch() -> Option<String> {
-    let sig = signature()?;
-    let arch = arch_of(sig)?;
-    later_core(sig, host_has_amx()).then(|| {
-        format!(
-            "CPUID reports family {} model {} ({arch}), but the CPU has AMX, which no core \
-             before Sapphire Rapids has (a hypervisor may report another model)",
-            sig.family, sig.model
-        )
-    })
+/// The host's level-1 instruction cache in KiB (Intel's deterministic cache parameters,
+/// CPUID leaf 4), when it reports one.
+fn host_l1i_kib() -> Option<u32> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        if __cpuid(0).eax < 4 {
+            return None;
+        }
+        (0..8).map(|i| __cpuid_count(4, i)).find_map(|c| {
+            let (kind, level) = (c.eax & 0x1F, (c.eax >> 5) & 0x7);
+            let ways = (c.ebx >> 22) + 1;
+            let partitions = ((c.ebx >> 12) & 0x3FF) + 1;
+            let line = (c.ebx & 0xFFF) + 1;
+            (kind == 2 && level == 1).then(|| ways * partitions * line * (c.ecx + 1) / 1024)
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
 }
 
-/// The host's arch name, when known (possibly one of [`DETECTED_ONLY`]); `None` also when
+/// The later core the host is taken for when its CPUID model contradicts its features
+/// ([`later_core`]), with the reason, for the notes that name the host's arch.
+pub fn mismatch() -> Option<(&'static str, String)> {
+    let sig = signature()?;
+    let named = arch_of(sig)?;
+    let l1i = host_l1i_kib();
+    let core = later_core(sig, host_has_amx(), l1i)?;
+    let l1i = l1i.map_or_else(|| "no L1I size".to_string(), |k| format!("a {k} KiB L1I"));
+    Some((
+        core,
+        format!(
+            "CPUID reports family {} model {} ({named}), but the CPU has AMX, which no core \
+             before Sapphire Rapids has (a hypervisor may report another model), and {l1i}: \
+             taken as {core}",
+            sig.family, sig.model
+        ),
+    ))
+}
+
+/// The host's arch name, when known (possibly one of [`DETECTED_ONLY`]); the later core when
 /// the CPU's features contradict its model ([`mismatch`]).
 pub fn detect() -> Option<&'static str> {
     let sig = signature()?;
-    let arch = arch_of(sig)?;
-    (!later_core(sig, host_has_amx())).then_some(arch)
+    let named = arch_of(sig)?;
+    Some(later_core(sig, host_has_amx(), host_l1i_kib()).unwrap_or(named))
 }
 
 #[cfg(test)]
@@ -281,16 +324,20 @@ mod tests {
         }
     }
 
-    /// AMX on a CPU whose model names one of the table's Intel cores means a later core
-    /// behind another model (this project's Intel host: model 167, RKL, with AMX); without
-    /// AMX, or on AMD, or for a model the table lacks, the model stands.
+    /// AMX on a CPU whose model names one of the table's earlier Intel cores means a later
+    /// core behind another model (this project's Intel host: model 167, RKL, with AMX and a
+    /// 64 KiB L1I); without AMX, or on AMD, or for a model the table lacks or names an AMX
+    /// core, the model stands.
     #[test]
     fn amx_on_an_earlier_model_is_a_later_core() {
-        assert!(later_core(intel(0xA7, 1), true));
-        assert!(later_core(intel(0x97, 2), true));
-        assert!(!later_core(intel(0xA7, 1), false));
-        assert!(!later_core(intel(0x8F, 8), true)); // Sapphire Rapids: no row
-        assert!(!later_core(amd(0x19, 0x11), true));
+        assert_eq!(later_core(intel(0xA7, 1), true, Some(64)), Some("MTL-P"));
+        assert_eq!(later_core(intel(0xA7, 1), true, Some(32)), Some("ADL-P"));
+        assert_eq!(later_core(intel(0x6A, 4), true, None), Some("ADL-P"));
+        assert_eq!(later_core(intel(0xA7, 1), false, Some(64)), None);
+        assert_eq!(later_core(intel(0x8F, 8), true, Some(32)), None); // Sapphire Rapids
+        assert_eq!(later_core(intel(0xAD, 1), true, Some(64)), None); // Granite Rapids
+        assert_eq!(later_core(intel(0x01, 1), true, Some(64)), None); // no row
+        assert_eq!(later_core(amd(0x19, 0x11), true, Some(32)), None);
     }
 
     /// One case per row of [`TABLE`], in its order.
@@ -338,6 +385,12 @@ mod tests {
             (intel(0xB7, 1), "ADL-P"),
             (intel(0xBA, 2), "ADL-P"),
             (intel(0xBF, 2), "ADL-P"),
+            (intel(0x8F, 8), "ADL-P"),
+            (intel(0xCF, 2), "ADL-P"),
+            (intel(0xAA, 4), "MTL-P"),
+            (intel(0xAC, 0), "MTL-P"),
+            (intel(0xAD, 1), "MTL-P"),
+            (intel(0xAE, 1), "MTL-P"),
             (amd(0x17, 0x01), "ZEN+"),
             (amd(0x17, 0x08), "ZEN+"),
             (amd(0x17, 0x11), "ZEN+"),

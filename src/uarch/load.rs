@@ -59,7 +59,7 @@ macro_rules! arch_files {
 
 arch_files!(
     "NHM", "WSM", "SNB", "IVB", "HSW", "BDW", "SKL", "SKX", "KBL", "CFL", "CLX", "ICL", "TGL",
-    "RKL", "ADL-P", "ZEN+", "ZEN2", "ZEN3", "ZEN4",
+    "RKL", "ADL-P", "MTL-P", "ZEN+", "ZEN2", "ZEN3", "ZEN4",
 );
 
 /// Names of the embedded archs (uops.info spelling), oldest Intel first, then AMD.

@@ -34,6 +34,13 @@ pub const ARCHS: &[ArchName] = &[
     arch("TGL", "Tiger Lake", &["tigerlake"]),
     arch("RKL", "Rocket Lake", &["rocketlake"]),
     arch("ADL-P", "Alder Lake P-core", &["alderlake"]),
+    // Redwood Cove: Meteor Lake's P-core and Granite Rapids' core (the server core's
+    // AVX-512 units and larger L2 are not modelled; MTL-P data has no AVX-512 forms).
+    arch(
+        "MTL-P",
+        "Meteor Lake P-core",
+        &["meteorlake", "graniterapids"],
+    ),
     arch("ZEN+", "Zen+", &["znver1"]),
     arch("ZEN2", "Zen 2", &["znver2"]),
     arch("ZEN3", "Zen 3", &["znver3"]),
@@ -44,7 +51,6 @@ pub const ARCHS: &[ArchName] = &[
 /// named so that the error can say so instead of "unknown".
 pub const NOT_DESCRIBED: &[ArchName] = &[
     arch("ZEN5", "Zen 5", &["znver5"]),
-    arch("MTL-P", "Meteor Lake P-core", &["meteorlake"]),
     arch("ARL-P", "Arrow Lake P-core", &["arrowlake"]),
     arch("EMR", "Emerald Rapids", &["emeraldrapids"]),
     arch("CNL", "Cannon Lake", &["cannonlake"]),

@@ -238,7 +238,7 @@ fn completion_scripts_complete_arch_names() {
         }
         // Only accepted names are offered.
         assert!(
-            !script.contains("MTL-P") && !script.contains("znver5"),
+            !script.contains("ARL-P") && !script.contains("znver5"),
             "{shell}"
         );
     }
@@ -380,7 +380,7 @@ fn offline_fetch_suggests_downloading_elsewhere_and_importing() {
     );
 }
 
-/// Our own fixture: `add r64, r64` measured on SNB and on MTL-P, which suaca does not
+/// Our own fixture: `add r64, r64` measured on SNB and on ARL-P, which suaca does not
 /// describe.
 const TWO_ARCH_XML: &str = r#"<?xml version="1.0" ?>
 <root date="2026-11-25">
@@ -390,7 +390,7 @@ const TWO_ARCH_XML: &str = r#"<?xml version="1.0" ?>
       <operand idx="2" name="REG1" r="1" type="reg" width="64">RAX,RBX,RCX,RDX</operand>
       <operand flag_AF="w" flag_CF="w" flag_OF="w" flag_PF="w" flag_SF="w" flag_ZF="w" idx="3" name="REG2" suppressed="1" type="flags" w="1" />
       <architecture name="SNB"><measurement uops="1" ports="1*p015"><latency start_op="1" target_op="1" cycles="1" /></measurement></architecture>
-      <architecture name="MTL-P"><measurement uops="1" ports="1*p0156B"><latency start_op="1" target_op="1" cycles="1" /></measurement></architecture>
+      <architecture name="ARL-P"><measurement uops="1" ports="1*ALU"><latency start_op="1" target_op="1" cycles="1" /></measurement></architecture>
     </instruction>
   </extension>
 </root>
@@ -412,8 +412,8 @@ fn data_list_and_arch_lists_offer_only_accepted_archs() {
         .collect();
     assert!(offered.contains(&"SNB".to_string()), "{list}");
     assert!(list.contains("| SNB  | sandybridge"), "{list}");
-    assert!(!offered.contains(&"MTL-P".to_string()), "{list}");
-    assert!(list.contains("Not usable with --arch") && list.contains("MTL-P"));
+    assert!(!offered.contains(&"ARL-P".to_string()), "{list}");
+    assert!(list.contains("Not usable with --arch") && list.contains("ARL-P"));
     // Every offered arch is accepted by --arch.
     for arch in &offered {
         let out = suaca(&["--setup", arch, "10"], home.path());

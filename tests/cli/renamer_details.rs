@@ -69,3 +69,45 @@ fn single_port_uops_take_a_cycle_each() {
         2.0
     ));
 }
+
+/// `vpsubq ymm2, ymm2, ymm1` unrolled on SKL (fixture: latency 1, and 0 with one register
+/// in every operand): each copy reads the last one's ymm2, 1.00 a copy; the same-register
+/// value is the zero idiom's (`vpsubq ymm2, ymm1, ymm1`), which waits for nothing: the
+/// issue width's 0.25, not a chain.
+#[test]
+fn same_register_latency_needs_every_operand_alike() {
+    assert!(near(throughput("SKL", "c5edfbd1", &[]), 1.0));
+    assert!(throughput("SKL", "c5f5fbd1", &[]) < 0.5);
+}
+
+/// `vpmovzxbd ymm0, qword ptr [rdi+rax]` on SKL: the fixture's indexed group lists only the
+/// load of its two µops; the plain form's p5 µop stands in for the missing one, so the line
+/// uses p5 a cycle a copy and the port bound is p5's 1.00 (the load alone: two load ports'
+/// 0.50, with a µop left without a port).
+#[test]
+fn an_indexed_form_keeps_the_plain_forms_uops() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let xml = testdata("xml/renamer.xml");
+    let args = [
+        "--uops-xml",
+        xml.to_str().expect("utf-8"),
+        "--arch",
+        "SKL",
+        "--json",
+        "--hex",
+        "c4e27d310407",
+    ];
+    let out = suaca(&args, home.path());
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let region = &v["regions"][0];
+    assert_eq!(
+        region["table"]["rows"][0]["stats"]["ports"][5], 1.0,
+        "{region}"
+    );
+    let ports = region["bounds"]["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["kind"] == "ports"))
+        .expect("port bound");
+    assert_eq!(ports["cycles"], 1.0, "{ports}");
+}

@@ -26,7 +26,7 @@ fn every_arch_loads_under_its_own_name() {
         uarch::names(),
         [
             "NHM", "WSM", "SNB", "IVB", "HSW", "BDW", "SKL", "SKX", "KBL", "CFL", "CLX", "ICL",
-            "TGL", "RKL", "ADL-P", "ZEN+", "ZEN2", "ZEN3", "ZEN4"
+            "TGL", "RKL", "ADL-P", "MTL-P", "ZEN+", "ZEN2", "ZEN3", "ZEN4"
         ]
     );
     for name in uarch::names() {

@@ -59,7 +59,12 @@ pub fn run(
         .arch
         .clone()
         .or_else(|| crate::uarch::host::detect().map(str::to_string))
-        .ok_or_else(|| ConfigError::UnknownCpu(crate::uarch::host::mismatch()))?;
+        .ok_or(ConfigError::UnknownCpu)?;
+    if config.arch.is_none() {
+        if let Some((_, why)) = crate::uarch::host::mismatch() {
+            progress.message(&why);
+        }
+    }
     let cpu = cpu_model();
     let skel = read_skeleton(&config, progress)?;
     let cat = catalog::build(&HostFeatures::detect(), skel.as_ref(), &config.catalog);
