@@ -1,5 +1,6 @@
 //! The renamer's details that come from the data (false dependencies on a destination,
-//! high-8 merge µops) and single-port µops (fixture data: `testdata/xml/renamer.xml`, SKL, ICL).
+//! high-8 merge µops), single-port µops, how the data is read (same-register latencies,
+//! indexed forms) and Golden Cove's divider port (fixture data: `testdata/xml/renamer.xml`).
 #![forbid(unsafe_code)]
 
 use crate::common::{suaca, testdata};
@@ -110,4 +111,13 @@ fn an_indexed_form_keeps_the_plain_forms_uops() {
         .and_then(|rows| rows.iter().find(|r| r["kind"] == "ports"))
         .expect("port bound");
     assert_eq!(ports["cycles"], 1.0, "{ports}");
+}
+
+/// `div rcx` unrolled on ADL-P (fixture: three µops on p1, 10 divider cycles, no latency, so
+/// the copies are independent): Golden Cove divides integers on port 1, so each copy holds
+/// the divider 10 cycles: 10.00 a copy (with the divider on port 0, where the data puts no
+/// µop, only p1's 3.00 would bind).
+#[test]
+fn golden_cove_divides_integers_on_port_1() {
+    assert!(near(throughput("ADL-P", "48f7f1", &[]), 10.0));
 }

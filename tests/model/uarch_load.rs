@@ -99,11 +99,15 @@ fn sanity_invariants_hold_for_every_arch() {
         }
         match a.vendor {
             Vendor::Intel => {
+                // Port 0 up to Rocket Lake; Golden and Redwood Cove divide integers on
+                // port 1 (uops.info's DIV/IDIV records: `3*p1`), FP values on port 0.
+                let golden_cove = matches!(*name, "ADL-P" | "MTL-P");
                 assert_eq!(
                     a.port_name(div),
-                    Some("0"),
-                    "{name}: Intel divider on port 0"
+                    Some(if golden_cove { "1" } else { "0" }),
+                    "{name}: Intel's integer divider"
                 );
+                assert_eq!(a.port_name(a.fp_divider_port().unwrap()), Some("0"));
                 assert!(
                     a.default_ports.is_empty(),
                     "{name}: Intel has full port data"
