@@ -1,0 +1,227 @@
+# Vector load-ops on the Intel host (Redwood Cove, taken as MTL-P; docs in scripts/README.md,
+# "Loop benchmark", the Intel host): loops run by `suaca profile --processes 3` on 2026-11-27
+# (Intel Xeon, CPUID family 6 model 167 reported, AMX, 64 KiB L1I), cycles per iteration
+# after each loop's name (two runs; MTL-P's prediction with uops.info's records in
+# brackets). 256-bit load-ops run at about two a cycle, whether their address is indexed or
+# not, where pure 256-bit loads run at 2.6 a cycle and 128-bit load-ops at 2.7; the model
+# takes three load ports for all of them. Not modelled: no mechanism established.
+        .intel_syntax noprefix
+        .text
+# 8 vex load-op idx: 4.34, 4.34 [3.00]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vpaddd ymm0, ymm15, [rdi+rax*4+0]
+        vpaddd ymm1, ymm15, [rdi+rax*4+32]
+        vpaddd ymm2, ymm15, [rdi+rax*4+64]
+        vpaddd ymm3, ymm15, [rdi+rax*4+96]
+        vpaddd ymm4, ymm15, [rdi+rax*4+128]
+        vpaddd ymm5, ymm15, [rdi+rax*4+160]
+        vpaddd ymm6, ymm15, [rdi+rax*4+192]
+        vpaddd ymm7, ymm15, [rdi+rax*4+224]
+        add rax, 64
+        cmp rdx, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 vex load-op base: 4.17, 4.14 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vpaddd ymm0, ymm15, [rdi+0]
+        vpaddd ymm1, ymm15, [rdi+32]
+        vpaddd ymm2, ymm15, [rdi+64]
+        vpaddd ymm3, ymm15, [rdi+96]
+        vpaddd ymm4, ymm15, [rdi+128]
+        vpaddd ymm5, ymm15, [rdi+160]
+        vpaddd ymm6, ymm15, [rdi+192]
+        vpaddd ymm7, ymm15, [rdi+224]
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 sse rmw load-op idx: 2.96, 2.97 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        paddd xmm0, [rdi+rax*4+0]
+        paddd xmm1, [rdi+rax*4+16]
+        paddd xmm2, [rdi+rax*4+32]
+        paddd xmm3, [rdi+rax*4+48]
+        paddd xmm4, [rdi+rax*4+64]
+        paddd xmm5, [rdi+rax*4+80]
+        paddd xmm6, [rdi+rax*4+96]
+        paddd xmm7, [rdi+rax*4+112]
+        add rax, 64
+        cmp rdx, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 loads idx: 3.05, 3.05 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vmovdqu ymm0, [rdi+rax*4+0]
+        vmovdqu ymm1, [rdi+rax*4+32]
+        vmovdqu ymm2, [rdi+rax*4+64]
+        vmovdqu ymm3, [rdi+rax*4+96]
+        vmovdqu ymm4, [rdi+rax*4+128]
+        vmovdqu ymm5, [rdi+rax*4+160]
+        vmovdqu ymm6, [rdi+rax*4+192]
+        vmovdqu ymm7, [rdi+rax*4+224]
+        add rax, 64
+        cmp rdx, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 4 vex load-op idx: 2.23, 2.23 [1.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vpaddd ymm0, ymm15, [rdi+rax*4+0]
+        vpaddd ymm1, ymm15, [rdi+rax*4+32]
+        vpaddd ymm2, ymm15, [rdi+rax*4+64]
+        vpaddd ymm3, ymm15, [rdi+rax*4+96]
+        add rax, 64
+        cmp rdx, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 4 vex load-op idx + 4 xor: 2.59, 2.47 [2.33]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vpaddd ymm0, ymm15, [rdi+rax*4+0]
+        xor r8d, r8d
+        vpaddd ymm1, ymm15, [rdi+rax*4+32]
+        xor r9d, r9d
+        vpaddd ymm2, ymm15, [rdi+rax*4+64]
+        xor r10d, r10d
+        vpaddd ymm3, ymm15, [rdi+rax*4+96]
+        xor r11d, r11d
+        add rax, 64
+        cmp rdx, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+
+# 16 vaddpd ymm, ymm, [rdi+rdx*8+k] into four accumulators (clang's sum_f64): 11.47, 11.45 [8.00]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddpd ymm0, ymm0, [rdi+rdx*8+0]
+        vaddpd ymm1, ymm1, [rdi+rdx*8+32]
+        vaddpd ymm2, ymm2, [rdi+rdx*8+64]
+        vaddpd ymm3, ymm3, [rdi+rdx*8+96]
+        vaddpd ymm0, ymm0, [rdi+rdx*8+128]
+        vaddpd ymm1, ymm1, [rdi+rdx*8+160]
+        vaddpd ymm2, ymm2, [rdi+rdx*8+192]
+        vaddpd ymm3, ymm3, [rdi+rdx*8+224]
+        vaddpd ymm0, ymm0, [rdi+rdx*8+256]
+        vaddpd ymm1, ymm1, [rdi+rdx*8+288]
+        vaddpd ymm2, ymm2, [rdi+rdx*8+320]
+        vaddpd ymm3, ymm3, [rdi+rdx*8+352]
+        vaddpd ymm0, ymm0, [rdi+rdx*8+384]
+        vaddpd ymm1, ymm1, [rdi+rdx*8+416]
+        vaddpd ymm2, ymm2, [rdi+rdx*8+448]
+        vaddpd ymm3, ymm3, [rdi+rdx*8+480]
+        add rdx, 64
+        add rcx, -4
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# the same, base-only addresses: 8.16, 8.45 [8.00]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddpd ymm0, ymm0, [rdi+0]
+        vaddpd ymm1, ymm1, [rdi+32]
+        vaddpd ymm2, ymm2, [rdi+64]
+        vaddpd ymm3, ymm3, [rdi+96]
+        vaddpd ymm0, ymm0, [rdi+128]
+        vaddpd ymm1, ymm1, [rdi+160]
+        vaddpd ymm2, ymm2, [rdi+192]
+        vaddpd ymm3, ymm3, [rdi+224]
+        vaddpd ymm0, ymm0, [rdi+256]
+        vaddpd ymm1, ymm1, [rdi+288]
+        vaddpd ymm2, ymm2, [rdi+320]
+        vaddpd ymm3, ymm3, [rdi+352]
+        vaddpd ymm0, ymm0, [rdi+384]
+        vaddpd ymm1, ymm1, [rdi+416]
+        vaddpd ymm2, ymm2, [rdi+448]
+        vaddpd ymm3, ymm3, [rdi+480]
+        add rdi, 512
+        add rcx, -4
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# the same indexed, eight accumulators: 8.69, 8.69 [8.00]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddpd ymm0, ymm0, [rdi+rdx*8+0]
+        vaddpd ymm1, ymm1, [rdi+rdx*8+32]
+        vaddpd ymm2, ymm2, [rdi+rdx*8+64]
+        vaddpd ymm3, ymm3, [rdi+rdx*8+96]
+        vaddpd ymm4, ymm4, [rdi+rdx*8+128]
+        vaddpd ymm5, ymm5, [rdi+rdx*8+160]
+        vaddpd ymm6, ymm6, [rdi+rdx*8+192]
+        vaddpd ymm7, ymm7, [rdi+rdx*8+224]
+        vaddpd ymm0, ymm0, [rdi+rdx*8+256]
+        vaddpd ymm1, ymm1, [rdi+rdx*8+288]
+        vaddpd ymm2, ymm2, [rdi+rdx*8+320]
+        vaddpd ymm3, ymm3, [rdi+rdx*8+352]
+        vaddpd ymm4, ymm4, [rdi+rdx*8+384]
+        vaddpd ymm5, ymm5, [rdi+rdx*8+416]
+        vaddpd ymm6, ymm6, [rdi+rdx*8+448]
+        vaddpd ymm7, ymm7, [rdi+rdx*8+480]
+        add rdx, 64
+        add rcx, -4
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 16 vmovupd loads and 16 register vaddpd, four accumulators: 11.85, 11.96 [8.00]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vmovupd ymm8, [rdi+rdx*8+0]
+        vaddpd ymm0, ymm0, ymm8
+        vmovupd ymm9, [rdi+rdx*8+32]
+        vaddpd ymm1, ymm1, ymm9
+        vmovupd ymm10, [rdi+rdx*8+64]
+        vaddpd ymm2, ymm2, ymm10
+        vmovupd ymm11, [rdi+rdx*8+96]
+        vaddpd ymm3, ymm3, ymm11
+        vmovupd ymm12, [rdi+rdx*8+128]
+        vaddpd ymm0, ymm0, ymm12
+        vmovupd ymm13, [rdi+rdx*8+160]
+        vaddpd ymm1, ymm1, ymm13
+        vmovupd ymm14, [rdi+rdx*8+192]
+        vaddpd ymm2, ymm2, ymm14
+        vmovupd ymm15, [rdi+rdx*8+224]
+        vaddpd ymm3, ymm3, ymm15
+        vmovupd ymm8, [rdi+rdx*8+256]
+        vaddpd ymm0, ymm0, ymm8
+        vmovupd ymm9, [rdi+rdx*8+288]
+        vaddpd ymm1, ymm1, ymm9
+        vmovupd ymm10, [rdi+rdx*8+320]
+        vaddpd ymm2, ymm2, ymm10
+        vmovupd ymm11, [rdi+rdx*8+352]
+        vaddpd ymm3, ymm3, ymm11
+        vmovupd ymm12, [rdi+rdx*8+384]
+        vaddpd ymm0, ymm0, ymm12
+        vmovupd ymm13, [rdi+rdx*8+416]
+        vaddpd ymm1, ymm1, ymm13
+        vmovupd ymm14, [rdi+rdx*8+448]
+        vaddpd ymm2, ymm2, ymm14
+        vmovupd ymm15, [rdi+rdx*8+480]
+        vaddpd ymm3, ymm3, ymm15
+        add rdx, 64
+        add rcx, -4
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 16 register vaddpd, four accumulators (the chain: 4 x 2 cycles): 8.00, 8.00 [8.00]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddpd ymm0, ymm0, ymm8
+        vaddpd ymm1, ymm1, ymm9
+        vaddpd ymm2, ymm2, ymm10
+        vaddpd ymm3, ymm3, ymm11
+        vaddpd ymm0, ymm0, ymm12
+        vaddpd ymm1, ymm1, ymm13
+        vaddpd ymm2, ymm2, ymm14
+        vaddpd ymm3, ymm3, ymm15
+        vaddpd ymm0, ymm0, ymm8
+        vaddpd ymm1, ymm1, ymm9
+        vaddpd ymm2, ymm2, ymm10
+        vaddpd ymm3, ymm3, ymm11
+        vaddpd ymm0, ymm0, ymm12
+        vaddpd ymm1, ymm1, ymm13
+        vaddpd ymm2, ymm2, ymm14
+        vaddpd ymm3, ymm3, ymm15
+        add rdx, 64
+        add rcx, -4
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
