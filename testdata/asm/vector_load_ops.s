@@ -225,3 +225,173 @@
         add rcx, -4
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# Second series (same host and day, one run): base-only addresses stepped by rdi. Pure
+# 256-bit loads and 256-bit ALU operations each run near their bound alone (3.03, 2.67)
+# but together (eight of each, independent) at 4.15, as the load-ops; 128-bit forms and
+# GPR load-ops stay near theirs.
+# 8 vpaddd ymm base: 4.15 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vpaddd ymm0, ymm15, [rdi+0]
+        vpaddd ymm1, ymm15, [rdi+32]
+        vpaddd ymm2, ymm15, [rdi+64]
+        vpaddd ymm3, ymm15, [rdi+96]
+        vpaddd ymm4, ymm15, [rdi+128]
+        vpaddd ymm5, ymm15, [rdi+160]
+        vpaddd ymm6, ymm15, [rdi+192]
+        vpaddd ymm7, ymm15, [rdi+224]
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 vpaddd xmm base: 2.97 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vpaddd xmm0, xmm15, [rdi+0]
+        vpaddd xmm1, xmm15, [rdi+16]
+        vpaddd xmm2, xmm15, [rdi+32]
+        vpaddd xmm3, xmm15, [rdi+48]
+        vpaddd xmm4, xmm15, [rdi+64]
+        vpaddd xmm5, xmm15, [rdi+80]
+        vpaddd xmm6, xmm15, [rdi+96]
+        vpaddd xmm7, xmm15, [rdi+112]
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 ymm loads + 8 vpaddd reg: 4.15 [3.00]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vmovdqu ymm0, [rdi+0]
+        vpaddd ymm8, ymm15, ymm14
+        vmovdqu ymm1, [rdi+32]
+        vpaddd ymm9, ymm15, ymm14
+        vmovdqu ymm2, [rdi+64]
+        vpaddd ymm10, ymm15, ymm14
+        vmovdqu ymm3, [rdi+96]
+        vpaddd ymm11, ymm15, ymm14
+        vmovdqu ymm4, [rdi+128]
+        vpaddd ymm12, ymm15, ymm14
+        vmovdqu ymm5, [rdi+160]
+        vpaddd ymm13, ymm15, ymm14
+        vmovdqu ymm6, [rdi+192]
+        vpaddd ymm14, ymm15, ymm14
+        vmovdqu ymm7, [rdi+224]
+        vpaddd ymm8, ymm15, ymm14
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 ymm loads base: 3.03 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vmovdqu ymm0, [rdi+0]
+        vmovdqu ymm1, [rdi+32]
+        vmovdqu ymm2, [rdi+64]
+        vmovdqu ymm3, [rdi+96]
+        vmovdqu ymm4, [rdi+128]
+        vmovdqu ymm5, [rdi+160]
+        vmovdqu ymm6, [rdi+192]
+        vmovdqu ymm7, [rdi+224]
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 vaddps ymm base: 4.34 [4.00]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm0, ymm15, [rdi+0]
+        vaddps ymm1, ymm15, [rdi+32]
+        vaddps ymm2, ymm15, [rdi+64]
+        vaddps ymm3, ymm15, [rdi+96]
+        vaddps ymm4, ymm15, [rdi+128]
+        vaddps ymm5, ymm15, [rdi+160]
+        vaddps ymm6, ymm15, [rdi+192]
+        vaddps ymm7, ymm15, [rdi+224]
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 add r64 mem base: 2.81 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        add r8, [rdi+0]
+        add r9, [rdi+8]
+        add r10, [rdi+16]
+        add r11, [rdi+24]
+        add r12, [rdi+32]
+        add r13, [rdi+40]
+        add r14, [rdi+48]
+        add r15, [rdi+56]
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 vpaddd ymm reg: 2.67 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vpaddd ymm0, ymm15, ymm14
+        vpaddd ymm1, ymm15, ymm14
+        vpaddd ymm2, ymm15, ymm14
+        vpaddd ymm3, ymm15, ymm14
+        vpaddd ymm4, ymm15, ymm14
+        vpaddd ymm5, ymm15, ymm14
+        vpaddd ymm6, ymm15, ymm14
+        vpaddd ymm7, ymm15, ymm14
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 xmm loads base: 2.90 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vmovdqu xmm0, [rdi+0]
+        vmovdqu xmm1, [rdi+16]
+        vmovdqu xmm2, [rdi+32]
+        vmovdqu xmm3, [rdi+48]
+        vmovdqu xmm4, [rdi+64]
+        vmovdqu xmm5, [rdi+80]
+        vmovdqu xmm6, [rdi+96]
+        vmovdqu xmm7, [rdi+112]
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 gpr loads base: 2.79 [2.67]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        mov r8, [rdi+0]
+        mov r9, [rdi+8]
+        mov r10, [rdi+16]
+        mov r11, [rdi+24]
+        mov r12, [rdi+32]
+        mov r13, [rdi+40]
+        mov r14, [rdi+48]
+        mov r15, [rdi+56]
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+# 8 ymm loads + 8 vpaddd dep: 4.60 [3.00]
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vmovdqu ymm0, [rdi+0]
+        vpaddd ymm8, ymm15, ymm0
+        vmovdqu ymm1, [rdi+32]
+        vpaddd ymm9, ymm15, ymm1
+        vmovdqu ymm2, [rdi+64]
+        vpaddd ymm10, ymm15, ymm2
+        vmovdqu ymm3, [rdi+96]
+        vpaddd ymm11, ymm15, ymm3
+        vmovdqu ymm4, [rdi+128]
+        vpaddd ymm12, ymm15, ymm4
+        vmovdqu ymm5, [rdi+160]
+        vpaddd ymm13, ymm15, ymm5
+        vmovdqu ymm6, [rdi+192]
+        vpaddd ymm14, ymm15, ymm6
+        vmovdqu ymm7, [rdi+224]
+        vpaddd ymm8, ymm15, ymm7
+        add rdi, 256
+        cmp rdx, rdi
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
