@@ -114,7 +114,7 @@ impl ArchChoice {
 
 /// Why the host is taken for another core than its CPUID model names, as a clause.
 fn taken_as() -> String {
-    host::mismatch().map_or_else(String::new, |(_, why)| format!(" — {why}"))
+    host::mismatch().map_or_else(String::new, |why| format!(" — {why}"))
 }
 
 /// The arch of the analysis, `batch` and `profile` alike: `--arch`, else the `--setup` one,

@@ -2,9 +2,10 @@
 //! flags and memory operands, and its `<latency>` elements to [`OpLatency`]s.
 //!
 //! Facts from: uops.info's latency attributes (docs/sources.md): `cycles` from a
-//! register/flag value, `cycles_same_reg` when every register operand is the same register (the two ends alike),
-//! `cycles_addr` from the base register of a memory start operand, `cycles_addr_index` from
-//! its index register, `cycles_mem` from the memory value; ranges keep their lower bound.
+//! register/flag value, `cycles_same_reg` when every register operand is one register (the
+//! zero idiom's value), `cycles_addr` from the base register of a memory start operand,
+//! `cycles_addr_index` from its index register, `cycles_mem` from the memory value; ranges
+//! keep their lower bound.
 //! Explicit operands follow iced's operand order; suppressed register operands name a fixed
 //! register (`RAX`, `RSP`); a flags operand stands for each flag it reads (as a start: read
 //! or conditionally written, since a conditional write passes the old value on) or writes.

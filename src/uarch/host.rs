@@ -275,22 +275,19 @@ fn host_l1i_kib() -> Option<u32> {
     }
 }
 
-/// The later core the host is taken for when its CPUID model contradicts its features
-/// ([`later_core`]), with the reason, for the notes that name the host's arch.
-pub fn mismatch() -> Option<(&'static str, String)> {
+/// Why the host is taken for a later core than its CPUID model names ([`later_core`]), for
+/// the notes that name the host's arch.
+pub fn mismatch() -> Option<String> {
     let sig = signature()?;
     let named = arch_of(sig)?;
     let l1i = host_l1i_kib();
     let core = later_core(sig, host_has_amx(), l1i)?;
     let l1i = l1i.map_or_else(|| "no L1I size".to_string(), |k| format!("a {k} KiB L1I"));
-    Some((
-        core,
-        format!(
-            "CPUID reports family {} model {} ({named}), but the CPU has AMX, which no core \
-             before Sapphire Rapids has (a hypervisor may report another model), and {l1i}: \
-             taken as {core}",
-            sig.family, sig.model
-        ),
+    Some(format!(
+        "CPUID reports family {} model {} ({named}), but the CPU has AMX, which no core before \
+         Sapphire Rapids has (a hypervisor may report another model), and {l1i}: taken as \
+         {core}",
+        sig.family, sig.model
     ))
 }
 

@@ -11,6 +11,25 @@ fn throughput(arch: &str, hex: &str, extra: &[&str]) -> f64 {
     throughput_on("xml/renamer.xml", arch, hex, extra)
 }
 
+/// The JSON report's region of `hex` on `arch` with the fixture data.
+fn json_report(arch: &str, hex: &str) -> serde_json::Value {
+    let home = tempfile::tempdir().expect("tempdir");
+    let xml = testdata("xml/renamer.xml");
+    let args = [
+        "--uops-xml",
+        xml.to_str().expect("utf-8"),
+        "--arch",
+        arch,
+        "--json",
+        "--hex",
+        hex,
+    ];
+    let out = suaca(&args, home.path());
+    assert!(out.status.success(), "{out:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    v["regions"][0].clone()
+}
+
 /// `popcnt rax, rbx` repeated: by hand, on SKL (the fixture's latency of 3 from the written
 /// rax to itself, the erratum) each copy waits for the last one's rax: 3.00 a copy; without
 /// the false dependency (`--no-false-deps`), or on ICL (no such latency), only port 1
@@ -23,23 +42,7 @@ fn false_dependencies_come_from_the_data() {
     assert!(near(throughput("SKL", popcnt, &["--no-false-deps"]), 1.0));
     assert!(near(throughput("ICL", popcnt, &[]), 1.0));
     assert!(near(throughput("SKL", "f3480fbdc3", &[]), 1.0));
-    let home = tempfile::tempdir().expect("tempdir");
-    let xml = testdata("xml/renamer.xml");
-    let out = suaca(
-        &[
-            "--uops-xml",
-            xml.to_str().expect("utf-8"),
-            "--arch",
-            "SKL",
-            "--json",
-            "--hex",
-            popcnt,
-        ],
-        home.path(),
-    );
-    assert!(out.status.success(), "{out:?}");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let edges = v["regions"][0]["graphs"]["dependencies"]["edges"].to_string();
+    let edges = json_report("SKL", popcnt)["graphs"]["dependencies"]["edges"].to_string();
     assert!(edges.contains("\"rax\""), "{edges}");
 }
 
@@ -87,21 +90,7 @@ fn same_register_latency_needs_every_operand_alike() {
 /// 0.50, with a µop left without a port).
 #[test]
 fn an_indexed_form_keeps_the_plain_forms_uops() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let xml = testdata("xml/renamer.xml");
-    let args = [
-        "--uops-xml",
-        xml.to_str().expect("utf-8"),
-        "--arch",
-        "SKL",
-        "--json",
-        "--hex",
-        "c4e27d310407",
-    ];
-    let out = suaca(&args, home.path());
-    assert!(out.status.success(), "{out:?}");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    let region = &v["regions"][0];
+    let region = json_report("SKL", "c4e27d310407");
     assert_eq!(
         region["table"]["rows"][0]["stats"]["ports"][5], 1.0,
         "{region}"

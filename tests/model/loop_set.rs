@@ -8,6 +8,8 @@ use crate::{accuracy, bench, common, pick, predict, set};
 
 use std::path::{Path, PathBuf};
 
+use suaca::batch::metrics::Metrics;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -287,6 +289,16 @@ fn loop_set_is_consistent(file: &Path) {
     }
 }
 
+/// suaca's metrics on the measured loops of `file`, predicted for `arch` (from `xml`, or the
+/// embedded ZEN4 data).
+fn suaca_metrics(file: &Path, arch: &str, xml: Option<PathBuf>) -> Metrics {
+    let rows = set::read_loops(file).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let predictor = predict::Predictor::load(arch, xml, &dir.path().join("cache")).unwrap();
+    let o = accuracy::run(&rows, &predictor, None, dir.path());
+    o.metrics(bench::Tool::Suaca, |_| true)
+}
+
 /// suaca's accuracy on the measured loops does not regress. Static prediction with the
 /// embedded ZEN4 data, so it runs on any host. Measured (2026-11-26, 565 measured loops,
 /// arrays in L1, the median of five passes, `scripts/loop_accuracy.sh`): suaca MAPE 6.24%,
@@ -301,11 +313,7 @@ fn loop_set_is_consistent(file: &Path) {
 /// harness's constant data (scripts/README.md).
 #[test]
 fn loop_accuracy_guard() {
-    let rows = set::read_loops(&measured_loops()).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let predictor = predict::Predictor::load("ZEN4", None, &dir.path().join("cache")).unwrap();
-    let o = accuracy::run(&rows, &predictor, None, dir.path());
-    let m = o.metrics(bench::Tool::Suaca, |_| true);
+    let m = suaca_metrics(&measured_loops(), "ZEN4", None);
     assert!(m.blocks >= 500, "{m:?}");
     assert!(m.coverage() >= 0.99, "{m:?}");
     assert!(m.mape <= 0.066, "MAPE {}: {m:?}", m.mape);
@@ -324,12 +332,7 @@ fn mtl_p_loop_accuracy_guard() {
     let Some((xml, _)) = common::bhive_dev() else {
         return;
     };
-    let rows = set::read_loops(&measured_mtl_p_loops()).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let predictor =
-        predict::Predictor::load("MTL-P", Some(xml), &dir.path().join("cache")).unwrap();
-    let o = accuracy::run(&rows, &predictor, None, dir.path());
-    let m = o.metrics(bench::Tool::Suaca, |_| true);
+    let m = suaca_metrics(&measured_mtl_p_loops(), "MTL-P", Some(xml));
     assert!(m.blocks >= 480, "{m:?}");
     assert!(m.coverage() >= 0.92, "{m:?}");
     assert!(m.mape <= 0.08, "MAPE {}: {m:?}", m.mape);

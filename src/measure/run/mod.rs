@@ -61,7 +61,7 @@ pub fn run(
         .or_else(|| crate::uarch::host::detect().map(str::to_string))
         .ok_or(ConfigError::UnknownCpu)?;
     if config.arch.is_none() {
-        if let Some((_, why)) = crate::uarch::host::mismatch() {
+        if let Some(why) = crate::uarch::host::mismatch() {
             progress.message(&why);
         }
     }
