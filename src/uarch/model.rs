@@ -265,6 +265,9 @@ pub struct Memory {
     /// The aligned block two stores must share to commit in one cycle under
     /// `store_line_pairs` (Zen 4: 32, measured; 64 when not given).
     pub store_pair_bytes: Option<u32>,
+    /// Whether two stores of vector data (up to 16 bytes) pair under `store_line_pairs` like
+    /// any two (Redwood Cove, measured); absent or false, they never share a cycle (Zen 4).
+    pub store_vector_pairs: Option<bool>,
     /// Whether a push read back by a pop (or a plain `mov` load) of the same slot gets its
     /// value by memory renaming, like a renamed `mov` store (Zen 4, measured).
     pub stack_renaming: Option<bool>,

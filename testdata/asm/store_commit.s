@@ -4,6 +4,10 @@
 # each block's name. The harness points rdi and rsi 8 and 16 bytes below a 64-byte line
 # (0x7B8 and 0x730 in their pages), so [rdi+8] and [rsi+16] start lines, as they do for
 # the model, which assumes 64-byte aligned bases.
+# On the Intel host (Redwood Cove, taken as MTL-P; `suaca profile --processes 3`, 2026-11-27)
+# every block reads the same but three: two 16-byte stores to one line 1.00, two 8-byte
+# stores from xmm registers to one line 1.00 (vector data pair there: MTL-P.toml's
+# `store_vector_pairs`), and two 32-byte stores to one line 3.00 (predicted 2.00).
         .intel_syntax noprefix
         .text
 # two 8-byte stores, two bases: 2.00

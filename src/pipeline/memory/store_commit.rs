@@ -2,7 +2,8 @@
 //! stores leave the store queue for L1 in one cycle only when both write one aligned
 //! 32-byte block, so a store that writes another block than the store before it takes a
 //! cycle of its own; a store of more than 16 bytes takes a cycle per 32 bytes, and two
-//! stores from vector registers never share one (docs/model.md, "Store commit by block").
+//! stores from vector registers never share one unless the arch says they do
+//! (`memory.store_vector_pairs`, Redwood Cove; docs/model.md, "Store commit by block").
 //!
 //! Measured on Zen 4 (`suaca profile` of testdata/asm/store_commit.s and store_blocks.s):
 //! two 8-byte stores in one 32-byte block run at 1 cycle per pair, in two blocks of one
@@ -79,6 +80,7 @@ pub fn slots(
             .unwrap_or(DEFAULT_PAIR_BYTES),
     );
     let block = |offset: i64| offset.div_euclid(pair_bytes);
+    let vector_pairs = arch.memory.store_vector_pairs == Some(true);
     // The stores of one iteration, in path order.
     let mut one = Vec::new();
     for (pos, &line) in path.iter().enumerate() {
@@ -168,7 +170,7 @@ pub fn slots(
             let (prev, _) = before(i);
             if let Some(slots) = s.wide {
                 slots
-            } else if s.vector && store(prev).vector && (i > 0 || looped) {
+            } else if s.vector && store(prev).vector && !vector_pairs && (i > 0 || looped) {
                 2
             } else {
                 1
@@ -260,6 +262,28 @@ pub fn extra(instr: &Instr, arch: &MicroArch, total: u32) -> Vec<PortMask> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `movups [rdi], xmm0; movups [rdi+16], xmm1` repeated: every store writes the line
+    /// before it. Zen 4: two stores of vector data never share a cycle, two slots each, 4 a
+    /// copy (2 cycles); Redwood Cove (`store_vector_pairs`): one slot each, 2 (1 cycle), as
+    /// measured (testdata/asm/store_commit.s); without `store_line_pairs` (SKL) no rule.
+    #[test]
+    fn vector_stores_pair_where_the_arch_says() {
+        let bytes = crate::input::parse_hex("0f11070f114f10").unwrap();
+        let instrs = crate::decode::decode_bytes(&bytes, 0).unwrap();
+        let path = [0, 1];
+        let refs: Vec<&Instr> = instrs.iter().collect();
+        let map = AddressMap::build(&refs);
+        let total = |arch: &str| -> u32 {
+            let arch = crate::uarch::load(arch).unwrap();
+            slots(&instrs, &path, &map, &arch, true, UnknownPolicy::NoAlias)
+                .values()
+                .sum()
+        };
+        assert_eq!(total("ZEN4"), 4);
+        assert_eq!(total("MTL-P"), 2);
+        assert_eq!(total("SKL"), 0);
+    }
 
     #[test]
     fn the_average_keeps_the_walks_total_and_favours_the_largest_remainders() {
