@@ -10,6 +10,12 @@
 # two 8-byte integer stores 2.50, with one ymm store 2.09; the loads and stores at fixed
 # addresses in a loop 2.25, four copies of them in one loop body 8.50 (not 9/8 of 8.00),
 # and unrolled with no loop 2.00: the excess needs the loop (predicted 2.00, 8.00).
+# On the Intel host (Redwood Cove, taken as MTL-P; `suaca profile --processes 3`,
+# 2026-11-27, one run), regions 0-13 read 2.40, 2.00, 4.00, 1.24, 1.77, 1.88, 2.44, 0.88,
+# 1.92, 2.11, 2.41, 2.00, 8.00, 2.00 against MTL-P's 1.31, 2.00, 4.00, 0.50, 2.00, 1.00,
+# 1.50, 0.50, 2.00, 2.00, 1.34, 2.00, 8.00, 2.00: the loops stepping by two lines with all
+# stores in one line (0, 5, 6, 10) run near two cycles an iteration where the model sees
+# one line to commit and loads to spare (not modelled; the zmm regions have no MTL-P data).
         .intel_syntax noprefix
         .text
         .globl f
