@@ -169,7 +169,8 @@ pub(crate) fn resolve(
     // uops.info measures `cycles_same_reg` with one register in every register operand
     // (`vpsubq ymm0, ymm0, ymm0`, a zero idiom): a start that merely names the target's
     // register (`vpsubq ymm2, ymm2, ymm1`) takes the plain `cycles`.
-    let reads_one_register = matcher::same_reg(form, &instr.iced, &matcher::iced_ops(&instr.iced));
+    let reads_one_register = lats.iter().any(|l| l.cycles_same_reg.is_some())
+        && matcher::same_reg(form, &instr.iced, &matcher::iced_ops(&instr.iced));
     // (latency, came from a `cycles_same_reg` value)
     let mut out: Vec<(OpLatency, bool)> = Vec::new();
     for lat in lats {

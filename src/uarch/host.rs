@@ -296,7 +296,11 @@ pub fn mismatch() -> Option<String> {
 pub fn detect() -> Option<&'static str> {
     let sig = signature()?;
     let named = arch_of(sig)?;
-    Some(later_core(sig, host_has_amx(), host_l1i_kib()).unwrap_or(named))
+    // The cache leaves are read only for the rare AMX case (every run without --arch
+    // detects the host).
+    let amx = host_has_amx();
+    let l1i = if amx { host_l1i_kib() } else { None };
+    Some(later_core(sig, amx, l1i).unwrap_or(named))
 }
 
 #[cfg(test)]

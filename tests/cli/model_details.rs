@@ -12,6 +12,18 @@ pub(crate) fn throughput(hex: &str, extra: &[&str]) -> f64 {
 
 /// The same with the fixture data `xml` (a path under `testdata/`) on `arch`.
 pub(crate) fn throughput_on(xml: &str, arch: &str, hex: &str, extra: &[&str]) -> f64 {
+    let out = run_on(xml, arch, hex, &[&["-p", "--loop", "1000"], extra].concat());
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix("Block throughput: "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no throughput in\n{text}"))
+}
+
+/// The analyzer's successful run of `hex` on `arch` with the fixture data `xml` (a path
+/// under `testdata/`) and `extra` arguments.
+pub(crate) fn run_on(xml: &str, arch: &str, hex: &str, extra: &[&str]) -> std::process::Output {
     let home = tempfile::tempdir().expect("tempdir");
     let xml = testdata(xml);
     let mut args = vec![
@@ -19,25 +31,17 @@ pub(crate) fn throughput_on(xml: &str, arch: &str, hex: &str, extra: &[&str]) ->
         xml.to_str().expect("utf-8"),
         "--arch",
         arch,
-        "-p",
-        "--loop",
-        "1000",
         "--hex",
         hex,
     ];
     args.extend_from_slice(extra);
     let out = suaca(&args, home.path());
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    text.lines()
-        .find_map(|l| l.strip_prefix("Block throughput: "))
-        .and_then(|l| l.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no throughput in\n{text}"))
+    out
 }
 
 /// `suaca batch` cycles per iteration of `hex` with `extra` switches.

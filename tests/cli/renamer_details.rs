@@ -3,8 +3,7 @@
 //! indexed forms) and Golden Cove's divider port (fixture data: `testdata/xml/renamer.xml`).
 #![forbid(unsafe_code)]
 
-use crate::common::{suaca, testdata};
-use crate::model_details::{near, throughput_on};
+use crate::model_details::{near, run_on, throughput_on};
 
 /// Block throughput of `hex` on `arch` with the fixture data (1000 iterations, `-p`).
 fn throughput(arch: &str, hex: &str, extra: &[&str]) -> f64 {
@@ -13,19 +12,7 @@ fn throughput(arch: &str, hex: &str, extra: &[&str]) -> f64 {
 
 /// The JSON report's region of `hex` on `arch` with the fixture data.
 fn json_report(arch: &str, hex: &str) -> serde_json::Value {
-    let home = tempfile::tempdir().expect("tempdir");
-    let xml = testdata("xml/renamer.xml");
-    let args = [
-        "--uops-xml",
-        xml.to_str().expect("utf-8"),
-        "--arch",
-        arch,
-        "--json",
-        "--hex",
-        hex,
-    ];
-    let out = suaca(&args, home.path());
-    assert!(out.status.success(), "{out:?}");
+    let out = run_on("xml/renamer.xml", arch, hex, &["--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     v["regions"][0].clone()
 }
