@@ -268,6 +268,13 @@ pub struct Memory {
     /// Whether two stores of vector data (up to 16 bytes) pair under `store_line_pairs` like
     /// any two (Redwood Cove, measured); absent or false, they never share a cycle (Zen 4).
     pub store_vector_pairs: Option<bool>,
+    /// Whether memory renaming serves an access whose address has an index register (absent:
+    /// yes; Redwood Cove: no, such a read-modify-write chains through store forwarding).
+    pub renames_indexed: Option<bool>,
+    /// Whether, in loop mode, a load and a store whose address difference is unknown (a
+    /// loaded index) depend when the instructions name them the same way, as in unrolled
+    /// mode (absent: they never depend; docs/model.md "Unknown provenance").
+    pub loop_same_name_aliases: Option<bool>,
     /// Whether a push read back by a pop (or a plain `mov` load) of the same slot gets its
     /// value by memory renaming, like a renamed `mov` store (Zen 4, measured).
     pub stack_renaming: Option<bool>,

@@ -15,6 +15,7 @@ mod golden;
 mod graphs_cli;
 mod json_output;
 mod man_page;
+mod memory_renaming;
 mod model_details;
 mod renamer_details;
 mod terminal;

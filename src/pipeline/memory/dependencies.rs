@@ -83,6 +83,18 @@ pub fn policy(loop_mode: bool) -> UnknownPolicy {
     }
 }
 
+/// The policy for the store→load dependencies of a region on `arch`: the mode's, except
+/// that loops on an arch whose loads wait for same-named stores of unknown address
+/// (`memory.loop_same_name_aliases`: Redwood Cove, which renames no indexed access) take
+/// the unrolled policy.
+pub fn dependency_policy(loop_mode: bool, arch: &MicroArch) -> UnknownPolicy {
+    if loop_mode && arch.memory.loop_same_name_aliases == Some(true) {
+        UnknownPolicy::SameName
+    } else {
+        policy(loop_mode)
+    }
+}
+
 /// Cycles after a store starts at which its value is in memory: its longest latency from a
 /// value (register or memory) to memory. A store starts once its data is ready (its address
 /// latencies, which dominate its slack, are not on this path).
@@ -436,7 +448,12 @@ fn timing(
         && m.base == Some(Register::RSP)
         && w.index.is_none()
         && m.index.is_none();
-    let paired = e.same_registers || ((stack || rsp_slot) && e.proven && e.delta == 0);
+    // Memory renaming pairs the accesses by their registers; Redwood Cove renames no access
+    // with an index (testdata/asm/rmw_forward.s).
+    let indexed = w.index.is_some() || m.index.is_some();
+    let same_registers =
+        e.same_registers && !(indexed && cx.arch.memory.renames_indexed == Some(false));
+    let paired = same_registers || ((stack || rsp_slot) && e.proven && e.delta == 0);
     // A locked access goes through the cache: no renaming, no fast read-modify-write chain.
     let locked = locked(&cx.instrs[sl]) || locked(&cx.instrs[ll]);
     let renamed =
@@ -444,7 +461,7 @@ fn timing(
     let ready = match cx.arch.memory.store_forward_latency {
         // A store the data shows renamed whose address registers changed before the load,
         // or that wrote only part of the load's bytes: plain forwarding.
-        Some(f) if (!e.same_registers || e.partial) && mem_ready(store, fallback) <= 1.0 => {
+        Some(f) if (!same_registers || e.partial) && mem_ready(store, fallback) <= 1.0 => {
             f64::from(f)
         }
         // A read-modify-write read back by a read-modify-write: the chain uops.info measures
@@ -498,7 +515,12 @@ pub fn inputs(
     descs: &[Option<InstrDesc>],
 ) -> Vec<MemInput> {
     let instrs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-    let edges = edges(&instrs, map, cx.looped, policy(cx.loop_mode));
+    let edges = edges(
+        &instrs,
+        map,
+        cx.looped,
+        dependency_policy(cx.loop_mode, cx.arch),
+    );
     let kept_pos: HashMap<usize, usize> = kept.iter().enumerate().map(|(k, &l)| (l, k)).collect();
     let mut out = Vec::new();
     for e in edges {
@@ -560,21 +582,26 @@ pub struct GraphEdge {
 pub fn graph_edges(cx: &Context, path: &[usize], descs: &[Option<InstrDesc>]) -> Vec<GraphEdge> {
     let instrs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
     let map = AddressMap::build_in(&instrs, cx.model.harness);
-    edges(&instrs, &map, cx.looped, policy(cx.loop_mode))
-        .into_iter()
-        .map(|e| {
-            let timed = timing(cx, path, &e, descs);
-            GraphEdge {
-                store: path[e.store],
-                load: path[e.load],
-                distance: e.distance,
-                address: cx.instrs[path[e.load]].mem[e.load_mem].clone(),
-                latency: timed.map(|(o, _)| o),
-                forwarded: timed.is_some_and(|(_, renamed)| !renamed) && e.forwardable(),
-                edge: e,
-            }
-        })
-        .collect()
+    edges(
+        &instrs,
+        &map,
+        cx.looped,
+        dependency_policy(cx.loop_mode, cx.arch),
+    )
+    .into_iter()
+    .map(|e| {
+        let timed = timing(cx, path, &e, descs);
+        GraphEdge {
+            store: path[e.store],
+            load: path[e.load],
+            distance: e.distance,
+            address: cx.instrs[path[e.load]].mem[e.load_mem].clone(),
+            latency: timed.map(|(o, _)| o),
+            forwarded: timed.is_some_and(|(_, renamed)| !renamed) && e.forwardable(),
+            edge: e,
+        }
+    })
+    .collect()
 }
 
 fn whole(v: f64) -> u32 {
