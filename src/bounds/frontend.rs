@@ -89,12 +89,20 @@ pub(super) fn front_end_rows(fe: &FrontEndRates, c: &Counts) -> Vec<BoundRow> {
             row_of(BoundKind::Microcode, &fe.microcode, BoundFacts::Microcode),
             true,
         ),
-        BoundRow::new(
-            BoundKind::Lsd,
-            RowState::Info,
-            None,
-            BoundFacts::Lsd(fe.lsd.clone()),
-        ),
+        match fe.lsd.split_groups {
+            Some(g) => BoundRow::new(
+                BoundKind::Lsd,
+                RowState::Bound,
+                Some(g.cycles),
+                BoundFacts::Lsd(fe.lsd.clone()),
+            ),
+            None => BoundRow::new(
+                BoundKind::Lsd,
+                RowState::Info,
+                None,
+                BoundFacts::Lsd(fe.lsd.clone()),
+            ),
+        },
     ]
 }
 

@@ -200,6 +200,11 @@ pub struct FrontEnd {
     /// LSD unrolling: `[max_uops, factor]` pairs in increasing order; a loop of `n` µops is
     /// unrolled by the factor of the first pair with `n <= max_uops`, else 1.
     pub lsd_unrolling: Option<Vec<[u32; 2]>>,
+    /// A loop with a µop that splits at issue (un-laminated: more issue slots than the
+    /// decoders' µops) is issued in groups that stop at the end of its body unrolled `u`
+    /// times, `u` the least factor whose last group is at least half full (Redwood Cove,
+    /// measured; absent: no such limit).
+    pub split_loop_groups: Option<bool>,
 }
 
 /// Load/store units and caches.

@@ -1,22 +1,19 @@
-# Loops on the Intel host (Redwood Cove, taken as MTL-P) with and without an un-laminated
-# µop (a lead, not modelled; scripts/README.md "The Intel host"). `suaca profile --processes
-# 3 --arch MTL-P` on the Intel host (CPUID family 6 model 167 reported, 2026-11-28, one run)
-# measured the cycles per iteration noted before each loop. Regions 0-10: k nops, `add rax,
-# 32; cmp rdi, rax; jne` (k + 2 fused µops): 0.50, 0.50, 0.67, 0.84, 1.01, 1.17, 1.34, 1.51,
-# 1.67, 1.84, 2.01, i.e. n/6 from n = 3 as MTL-P predicts (the issue width; the model has no
-# LSD for Golden Cove). Regions 11-19: the same with an indexed `vaddps ymm1, ymm2, [rsi+rax]`
-# first (un-laminated: 2 issue slots, k + 4 in all): 1.00, 1.00, 1.02, 1.34, 1.51, 2.01, 1.96,
-# 1.95, 1.95 where the issue width predicts 0.67, 0.84, 1.00, 1.17, 1.33, 1.50, 1.67, 1.84,
-# 2.00 — as if such a loop were delivered ceil(n·u / 6) cycles per u iterations with u = 1
-# up to 6 slots and from 9, u = 3 at 7 and u = 2 at 8 (no rule found that gives both sets).
-# The same loop with a base-only `vaddps ymm1, ymm2, [rsi]` (stepping rsi, not
-# un-laminated) reads 0.70 against 0.67.
+# Loops on the Intel host (Redwood Cove, taken as MTL-P: data/arch/MTL-P.toml
+# `front_end.split_loop_groups`, docs/model.md "Front end: loop mode") with and without a µop
+# that splits at issue. `suaca profile --processes 3 --arch MTL-P` on the Intel host (CPUID
+# family 6 model 167 reported, 2026-11-28, one run per group) measured the cycles per
+# iteration noted before each loop. k nops and `add rax, 32; cmp rdi, rax; jne` (k + 2
+# issue slots) run at slots / 6 from 3 slots on. With one or two indexed `vaddps ymm,
+# ymm, [rsi+rax]` first (two slots, one decoder µop each) they run as if issued in groups
+# that stop at the end of the body unrolled until the last group is at least half full:
+# MTL-P predicts 1.00 for 4-6 slots, 4/3 for 7, 3/2 for 8, 2.00 for 9-12, 7/3 for 13, 5/2
+# for 14, 3.00 for 15-18, 10/3 for 19, 7/2 for 20, 4.00 for 24 and 5.00 for 30.
         .intel_syntax noprefix
         .text
         .globl f
         .p2align 6
 f:
-# nops 0
+# 0.50: nops 0
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         add rax, 32
@@ -24,7 +21,7 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# nops 1
+# 0.50: nops 1
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         nop
@@ -33,7 +30,7 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# nops 2
+# 0.67: nops 2
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         nop
@@ -43,21 +40,9 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# nops 3
+# 0.84: nops 3
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
-        nop
-        nop
-        nop
-        add rax, 32
-        cmp rdi, rax
-        jne 1b
-        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
-        .p2align 6
-# nops 4
-        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
-1:
-        nop
         nop
         nop
         nop
@@ -66,10 +51,9 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# nops 5
+# 1.01: nops 4
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
-        nop
         nop
         nop
         nop
@@ -79,10 +63,9 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# nops 6
+# 1.17: nops 5
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
-        nop
         nop
         nop
         nop
@@ -93,10 +76,9 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# nops 7
+# 1.34: nops 6
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
-        nop
         nop
         nop
         nop
@@ -108,10 +90,9 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# nops 8
+# 1.51: nops 7
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
-        nop
         nop
         nop
         nop
@@ -124,10 +105,9 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# nops 9
+# 1.67: nops 8
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
-        nop
         nop
         nop
         nop
@@ -141,10 +121,9 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# nops 10
+# 1.84: nops 9
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
-        nop
         nop
         nop
         nop
@@ -159,62 +138,67 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# unlaminated + nops 0
+# 2.01: nops 10
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
-        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
         add rax, 32
         cmp rdi, rax
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# unlaminated + nops 1
+# 1.00: unlaminated + nops 0
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
-        nop
         add rax, 32
         cmp rdi, rax
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# unlaminated + nops 2
+# 1.00: unlaminated + nops 1
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
         nop
-        nop
         add rax, 32
         cmp rdi, rax
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# unlaminated + nops 3
+# 1.02: unlaminated + nops 2
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
         nop
         nop
-        nop
         add rax, 32
         cmp rdi, rax
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# unlaminated + nops 4
+# 1.34: unlaminated + nops 3
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
         nop
         nop
         nop
-        nop
         add rax, 32
         cmp rdi, rax
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# unlaminated + nops 5
+# 1.51: unlaminated + nops 4
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
@@ -222,13 +206,12 @@ f:
         nop
         nop
         nop
-        nop
         add rax, 32
         cmp rdi, rax
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# unlaminated + nops 6
+# 2.01: unlaminated + nops 5
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
@@ -237,13 +220,12 @@ f:
         nop
         nop
         nop
-        nop
         add rax, 32
         cmp rdi, rax
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# unlaminated + nops 7
+# 1.96: unlaminated + nops 6
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
@@ -253,16 +235,393 @@ f:
         nop
         nop
         nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.95: unlaminated + nops 7
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
         nop
         add rax, 32
         cmp rdi, rax
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# unlaminated + nops 8
+# 1.95: unlaminated + nops 8
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.28: unlaminated + nops 9
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.45: unlaminated + nops 10
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 3.05: unlaminated + nops 11
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.98: unlaminated + nops 12
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 3.01: unlaminated + nops 13
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 3.01: unlaminated + nops 14
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 3.51: unlaminated + nops 15
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 3.47: unlaminated + nops 16
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 4.01: unlaminated + nops 20
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 5.01: unlaminated + nops 26
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.09: two unlaminated + nops 0
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        vaddps ymm3, ymm2, ymmword ptr [rcx+rax]
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.35: two unlaminated + nops 1
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        vaddps ymm3, ymm2, ymmword ptr [rcx+rax]
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.51: two unlaminated + nops 2
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        vaddps ymm3, ymm2, ymmword ptr [rcx+rax]
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.01: two unlaminated + nops 3
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        vaddps ymm3, ymm2, ymmword ptr [rcx+rax]
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.01: two unlaminated + nops 4
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        vaddps ymm3, ymm2, ymmword ptr [rcx+rax]
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.01: two unlaminated + nops 5
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        vaddps ymm3, ymm2, ymmword ptr [rcx+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.98: two unlaminated + nops 6
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        vaddps ymm3, ymm2, ymmword ptr [rcx+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.34: two unlaminated + nops 7
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        vaddps ymm3, ymm2, ymmword ptr [rcx+rax]
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        nop
+        add rax, 32
+        cmp rdi, rax
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.51: two unlaminated + nops 8
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddps ymm1, ymm2, ymmword ptr [rsi+rax]
+        vaddps ymm3, ymm2, ymmword ptr [rcx+rax]
         nop
         nop
         nop

@@ -1,13 +1,14 @@
-# 256-bit streams on the Intel host (Redwood Cove, taken as MTL-P; a lead, not modelled:
-# scripts/README.md "The Intel host"). `suaca profile --processes 3 --arch MTL-P` on the
-# Intel host (CPUID family 6 model 167 reported, 2026-11-28, one run each file part) measured
+# 256-bit streams on the Intel host (Redwood Cove, taken as MTL-P; a lead, mostly not
+# modelled: scripts/README.md "The Intel host"). `suaca profile --processes 3 --arch MTL-P` on
+# the Intel host (CPUID family 6 model 167 reported, 2026-11-28, one run each group) measured
 # the cycles per iteration noted before each loop. gcc -O3 -march=x86-64-v3's saxpy (two
-# indexed ymm load-ops, an indexed store) reads 1.45 where MTL-P predicts 1.17 (7 issue
-# slots), base-only 1.44, with separate loads 1.38, with xmm 1.33; without its store 1.22
-# (predicted 1.00). A loop of one indexed ymm load-op reads 1.00 (predicted 0.67), base-only
-# 0.70, xmm 0.92, a plain indexed ymm load 0.57 (testdata/asm/unlaminated_loops.s follows the
-# un-laminated µop). Stores go faster than predicted: one ymm store an iteration stepping 32
-# bytes 0.53 (two a cycle into one line; predicted 1.00), a ymm load and store 0.70.
+# indexed ymm load-ops, an indexed store) reads 1.45 where MTL-P predicts 1.33 (its split
+# load-ops: testdata/asm/unlaminated_loops.s), base-only 1.44 (predicted 1.22), with separate
+# loads 1.38 (1.17), with xmm 1.33; without its store 1.22 (1.00). A loop of one indexed ymm
+# load-op reads 1.00 (predicted 1.00, the split), base-only 0.70 (0.67), xmm 0.92, a plain
+# indexed ymm load 0.57 (0.50). Stores go faster than predicted: one ymm store an iteration
+# stepping 32 bytes 0.53 (two a cycle into one line; predicted 1.00), a ymm load and store
+# 0.70 (1.00).
 # The last 17 loops (2026-11-28, one run each group): ymm loads sustain about 2.6 a cycle
 # (four aligned from one or four arrays 1.51-1.54, predicted 1.33 at three); two misaligned
 # ymm loads an iteration 0.99-1.01 whether one, half or both split a line (aligned 0.85),

@@ -62,3 +62,29 @@ fn redwood_cove_binds_ports_at_issue() {
     let at_dispatch = throughput_with("MTL-P", max_i32, &["--dispatch-port-assignment"]);
     assert!(near(at_dispatch, 2.0));
 }
+
+/// `vaddps ymm1, ymm2, [rsi+rax]` (indexed: two issue slots, one µop from the decoders),
+/// k nops, `add rax, 32; cmp rdi, rax; jnz`: k + 4 slots an iteration. ADL-P issues them six
+/// a cycle across iterations: 7/6, 8/6, 9/6 for k = 3, 4, 5. On MTL-P a loop with a split
+/// µop is issued in groups that stop at its end, unrolled until the last group is at least
+/// half full (testdata/asm/unlaminated_loops.s): 7 slots leave 1, three times 21 slots in 4
+/// groups (4/3, measured 1.34); 8 leave 2, twice 16 in 3 (3/2, measured 1.51); 9 leave 3,
+/// once in 2 (measured 2.01).
+#[test]
+fn redwood_cove_issues_split_loops_in_whole_groups() {
+    let loops = [
+        ("c5ec580c069090904883c0204839c775ef", 7.0 / 6.0, 4.0 / 3.0),
+        ("c5ec580c06909090904883c0204839c775ee", 8.0 / 6.0, 1.5),
+        ("c5ec580c0690909090904883c0204839c775ed", 9.0 / 6.0, 2.0),
+    ];
+    for (hex, golden_cove, redwood_cove) in loops {
+        assert!(
+            (throughput("ADL-P", hex) - golden_cove).abs() < 0.01,
+            "{hex}"
+        );
+        assert!(
+            (throughput("MTL-P", hex) - redwood_cove).abs() < 0.01,
+            "{hex}"
+        );
+    }
+}

@@ -39,13 +39,18 @@ impl UnitCycles {
 /// Cycles per iteration of the binding front-end part, if any binds; `unit`, the front-end
 /// unit's cycles, stands in for the parts it models (see [`UnitCycles`]).
 pub fn period(fe: &FrontEndRates, unit: Option<UnitCycles>) -> Option<f64> {
+    // Issue groups of a loop with a µop that splits at issue (Redwood Cove).
+    let split = fe.lsd.split_groups.map(|g| g.cycles);
     if let Some(UnitCycles::Loop(l)) = unit {
         let taken = if l.source == Source::Lsd {
             None
         } else {
             fe.taken.binding()
         };
-        return Some(taken.map_or(l.cycles, |t| t.max(l.cycles)));
+        return [Some(l.cycles), taken, split]
+            .into_iter()
+            .flatten()
+            .reduce(f64::max);
     }
     // The decoders' part binds as the average rates have it; the unit says how fast.
     let mite = fe
@@ -57,6 +62,7 @@ pub fn period(fe: &FrontEndRates, unit: Option<UnitCycles>) -> Option<f64> {
         mite,
         fe.microcode.binding(),
         fe.taken.binding(),
+        split,
     ]
     .into_iter()
     .flatten()

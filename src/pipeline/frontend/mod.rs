@@ -37,7 +37,7 @@ use crate::uarch::{MicroArch, Vendor};
 
 pub use dsb::DsbParams;
 pub use loop_mode::{loop_cycles, LoopFrontEnd, LoopParams, Source};
-pub use lsd::LsdParams;
+pub use lsd::{LsdParams, SplitGroups};
 
 /// The legacy front end's parameters of one arch.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -75,6 +75,10 @@ pub struct LsdFacts {
     pub fused_uops: u64,
     /// The loop fits and streams from the µop queue.
     pub streams: bool,
+    /// Cycles per iteration the issue groups of a loop with a µop that splits at issue take
+    /// (`front_end.split_loop_groups`: [`super::lsd::split_loop_groups`]); `None` elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split_groups: Option<super::SplitGroups>,
 }
 
 /// Taken branches of one iteration.
@@ -121,6 +125,7 @@ impl FrontEndRates {
                 capacity: fe.lsd_uops,
                 fused_uops: c.fused_total(),
                 streams: lsd,
+                split_groups: split_groups(instrs, c, arch),
             },
             taken: taken(instrs, arch),
         }
@@ -239,6 +244,23 @@ pub struct MicrocodeFacts {
     pub lines: Vec<usize>,
     /// Sequencer µops per cycle, if known.
     pub per_cycle: Option<u32>,
+}
+
+/// [`LsdFacts::split_groups`]: for a loop on an arch with `front_end.split_loop_groups`
+/// where a line takes more issue slots than the decoders' and the sequencer's µops (an
+/// un-laminated load+op or store).
+fn split_groups(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> Option<super::SplitGroups> {
+    if arch.front_end.split_loop_groups != Some(true) || !crate::cfg::is_loop(instrs) {
+        return None;
+    }
+    let splits = (0..c.n).any(|i| match (c.slots[i], c.mite[i], c.ms[i]) {
+        (Some(s), Some(m), Some(ms)) => s > m + ms,
+        _ => false,
+    });
+    if !splits {
+        return None;
+    }
+    super::lsd::split_loop_groups(c.fused_total(), arch.issue_width)
 }
 
 /// Whether the loop streams from the LSD (enabled and small enough).

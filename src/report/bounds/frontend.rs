@@ -2,7 +2,7 @@
 //! taken branches (13).
 
 use super::{fmt_lines, fmt_num, lines_or_none, RowWords};
-use crate::bounds::{DsbFacts, FrontEndSource, MicrocodeFacts, MiteFacts, MiteTerm};
+use crate::bounds::{DsbFacts, FrontEndSource, LsdFacts, MicrocodeFacts, MiteFacts, MiteTerm};
 
 /// Why a front-end row only informs, appended to its detail.
 fn informational(why: Option<FrontEndSource>) -> &'static str {
@@ -125,12 +125,21 @@ pub(super) fn microcode(f: &MicrocodeFacts, cycles: f64) -> RowWords {
     words.input("MS µops", f.uops)
 }
 
-pub(super) fn lsd(
-    enabled: Option<bool>,
-    capacity: Option<u32>,
-    fused_uops: u64,
-    streams: bool,
-) -> RowWords {
+pub(super) fn lsd(f: &LsdFacts) -> RowWords {
+    let (enabled, capacity, fused_uops, streams) = (f.enabled, f.capacity, f.fused_uops, f.streams);
+    if let Some(g) = f.split_groups {
+        return RowWords::new(format!(
+            "a µop splits at issue (un-laminated): issue groups stop at the end of the loop unrolled {} times (the last group at least half full): ceil({} × {} / {}) / {} = {}",
+            g.unroll,
+            g.slots,
+            g.unroll,
+            g.width,
+            g.unroll,
+            fmt_num(g.cycles)
+        ))
+        .input("issue slots", g.slots)
+        .input("unroll", g.unroll);
+    }
     let detail = match (enabled, capacity) {
         (Some(false), _) => "LSD disabled on this arch".to_string(),
         (None, _) => "LSD unknown".to_string(),

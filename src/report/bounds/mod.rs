@@ -99,7 +99,7 @@ pub fn words(row: &BoundRow) -> RowWords {
         BoundFacts::Dsb(f) => frontend::dsb(f, cycles),
         BoundFacts::Mite(f) => frontend::mite(f),
         BoundFacts::Microcode(f) => frontend::microcode(f, cycles),
-        BoundFacts::Lsd(f) => frontend::lsd(f.enabled, f.capacity, f.fused_uops, f.streams),
+        BoundFacts::Lsd(f) => frontend::lsd(f),
         BoundFacts::TakenBranches(f) => {
             frontend::taken(&f.lines, f.per_cycle, f.single_backward, cycles)
         }
