@@ -53,7 +53,8 @@ pub fn split_loop_groups(slots: u64, width: u32) -> Option<SplitGroups> {
     })
 }
 
-/// [`split_loop_groups`]: `⌈slots · unroll / width⌉ / unroll` cycles per iteration.
+/// The issue groups of a split loop (`lsd::split_loop_groups`): `⌈slots · unroll / width⌉ /
+/// unroll` cycles per iteration.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize)]
 pub struct SplitGroups {
     /// Issue slots of one iteration.

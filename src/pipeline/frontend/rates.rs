@@ -76,7 +76,7 @@ pub struct LsdFacts {
     /// The loop fits and streams from the µop queue.
     pub streams: bool,
     /// Cycles per iteration the issue groups of a loop with a µop that splits at issue take
-    /// (`front_end.split_loop_groups`: [`super::lsd::split_loop_groups`]); `None` elsewhere.
+    /// (`front_end.split_loop_groups`: [`super::SplitGroups`]); `None` elsewhere.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub split_groups: Option<super::SplitGroups>,
 }
