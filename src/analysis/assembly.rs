@@ -142,7 +142,11 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
     // limits show them.
     let opts = BoundOptions::of(&a.model);
     let counts = Counts::new(a.instrs, a.descs, a.arch, opts.counting());
-    let rates = FrontEndRates::of(a.instrs, &counts, a.arch);
+    let mut rates = FrontEndRates::of(a.instrs, &counts, a.arch);
+    // `--no-lsd` turns off the loop buffer's rules, Redwood Cove's split groups among them.
+    if !a.model.lsd {
+        rates.lsd.split_groups = None;
+    }
     let observe = |deps: &DepGraph, memory: &[GraphEdge]| {
         let memory = bounds_memory(memory);
         let code = bounds::Code {

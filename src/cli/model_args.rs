@@ -48,7 +48,9 @@ pub struct ModelArgs {
     /// may stay in the µop cache.
     #[arg(long)]
     pub no_jcc_erratum: bool,
-    /// Loops are not streamed by the loop stream detector (LSD).
+    /// Loops are not streamed by the loop stream detector (LSD), and Redwood Cove's loops
+    /// with a µop that splits at issue are not issued in whole groups
+    /// (`front_end.split_loop_groups`).
     #[arg(long)]
     pub no_lsd: bool,
     /// Offset (0–63) of the region's first byte in a 64-byte cache line for the Intel front
