@@ -89,19 +89,18 @@ pub(super) fn front_end_rows(fe: &FrontEndRates, c: &Counts) -> Vec<BoundRow> {
             row_of(BoundKind::Microcode, &fe.microcode, BoundFacts::Microcode),
             true,
         ),
-        match fe.lsd.split_groups {
-            Some(g) => BoundRow::new(
+        {
+            // It binds only as Redwood Cove's split-loop groups; elsewhere it informs.
+            let (state, cycles) = match fe.lsd.split_groups {
+                Some(g) => (RowState::Bound, Some(g.cycles)),
+                None => (RowState::Info, None),
+            };
+            BoundRow::new(
                 BoundKind::Lsd,
-                RowState::Bound,
-                Some(g.cycles),
+                state,
+                cycles,
                 BoundFacts::Lsd(fe.lsd.clone()),
-            ),
-            None => BoundRow::new(
-                BoundKind::Lsd,
-                RowState::Info,
-                None,
-                BoundFacts::Lsd(fe.lsd.clone()),
-            ),
+            )
         },
     ]
 }

@@ -126,7 +126,6 @@ pub(super) fn microcode(f: &MicrocodeFacts, cycles: f64) -> RowWords {
 }
 
 pub(super) fn lsd(f: &LsdFacts) -> RowWords {
-    let (enabled, capacity, fused_uops, streams) = (f.enabled, f.capacity, f.fused_uops, f.streams);
     if let Some(g) = f.split_groups {
         return RowWords::new(format!(
             "a µop splits at issue (un-laminated): issue groups stop at the end of the loop unrolled {} times (the last group at least half full): ceil({} × {} / {}) / {} = {}",
@@ -140,10 +139,11 @@ pub(super) fn lsd(f: &LsdFacts) -> RowWords {
         .input("issue slots", g.slots)
         .input("unroll", g.unroll);
     }
-    let detail = match (enabled, capacity) {
+    let (fused_uops, capacity) = (f.fused_uops, f.capacity);
+    let detail = match (f.enabled, capacity) {
         (Some(false), _) => "LSD disabled on this arch".to_string(),
         (None, _) => "LSD unknown".to_string(),
-        (Some(true), _) if streams => format!(
+        (Some(true), _) if f.streams => format!(
             "the loop ({fused_uops} fused µops) fits the LSD: it streams from the µop queue, with some loss at the iteration boundary"
         ),
         (Some(true), Some(cap)) => {
