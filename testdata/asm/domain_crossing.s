@@ -1,15 +1,15 @@
-# Vector chains fed across the integer/floating-point domains on the Intel host (Redwood
-# Cove, taken as MTL-P; a lead, not modelled: scripts/README.md "The Intel host"). `suaca
-# profile --processes 3 --arch MTL-P` on the Intel host (CPUID family 6 model 167 reported,
+# Vector chains fed across the integer/floating-point domains on the Intel host (Redwood Cove,
+# taken as MTL-P; a lead, not modelled: scripts/README.md "The Intel host"). `suaca profile
+# --processes 3 --arch MTL-P` on the Intel host (CPUID family 6 model 167 reported,
 # 2026-11-28, one run) measured the cycles per iteration noted before each loop; MTL-P
 # predicts each chain's latency (1.00 a step, 2.00 for a vaddpd chain; 1.04-1.07 where ports
 # share). An integer instruction on a loop-carried chain whose other input an FP compare or
-# add wrote is slower than its latency: `vcmpltpd` then `vpsubq ymm2, ymm2, ymm1` 1.64
-# (gcc's count_less_f64, 1.64 in the MTL-P loop set), after `vaddpd` 2.10, two chained `vpsubq` of which one reads the compare
-# 2.64; the same after `vpaddq` (integer), after `vandpd` (FP logic), with the crossing off
-# the chain, or into an FP consumer (`vaddpd` chain after `vpaddq`) costs nothing extra.
-# Two 1-cycle chains fed by a load read below their latency (0.87, 0.91; such loops run
-# N = 128 iterations against 800 without memory).
+# add wrote is slower than its latency: `vcmpltpd` then `vpsubq ymm2, ymm2, ymm1` 1.64 (gcc's
+# count_less_f64, 1.64 in the MTL-P loop set), after `vaddpd` 2.10, two chained `vpsubq` of
+# which one reads the compare 2.64; the same after `vpaddq` (integer), after `vandpd` (FP
+# logic), with the crossing off the chain, or into an FP consumer (`vaddpd` chain after
+# `vpaddq`) costs nothing extra. Two 1-cycle chains fed by a load read below their latency
+# (0.87, 0.91; such loops run N = 128 iterations against 800 without memory).
         .intel_syntax noprefix
         .text
         .globl f
