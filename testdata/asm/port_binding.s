@@ -1,17 +1,18 @@
-# Port assignment at issue on the Intel host (Redwood Cove, taken as MTL-P: data/arch/MTL-P.toml
-# `scheduler.port_assignment`). `suaca profile --processes 3 --arch MTL-P` on the Intel host
-# (CPUID family 6 model 167 reported, 2026-11-28, one run) measured the cycles per iteration
-# noted before each loop. clang's max_i32 loop (two chains of two 1-cycle `pmaxsd` on p0/p1,
-# four loads) reads 3.1 where both its chains and its ports allow 2.00 (ports chosen at
-# dispatch predict 2.00; bound at issue, MTL-P predicts 2.92, 2.00, 2.83); one chain alone
-# reads 2.00, and so do the single-chain variants after it (predicted 2.00; the last, whose
-# `pmaxsd` chains nothing, 0.67).
+# Port assignment at issue on the Intel host (Redwood Cove, taken as MTL-P:
+# data/arch/MTL-P.toml `scheduler.port_assignment`). `suaca profile --processes 3 --arch
+# MTL-P` on the Intel host (CPUID family 6 model 167 reported, 2026-11-28, two runs where two
+# figures are given: before and after the profiler's lfence between a loop's runs) measured
+# the cycles per iteration noted before each loop. clang's max_i32 loop (two chains of two
+# 1-cycle `pmaxsd` on p0/p1, four loads) reads 3.1 where both its chains and its ports allow
+# 2.00 (ports chosen at dispatch predict 2.00; bound at issue, MTL-P predicts 2.92, 2.00,
+# 2.83); one chain alone reads 2.00, and so do the single-chain variants after it (predicted
+# 2.00; the last, whose `pmaxsd` chains nothing, 0.67).
         .intel_syntax noprefix
         .text
         .globl f
         .p2align 6
 f:
-# 3.12: clang max_i32 as compiled
+# 3.12, 3.09: clang max_i32 as compiled
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         movdqu xmm2, xmmword ptr [rdi+rdx*4]
@@ -39,7 +40,7 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# 3.10: two chains, cmp/jne counter
+# 3.10, 3.12: two chains, cmp/jne counter
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         movdqu xmm2, xmmword ptr [rdi+rdx*4]

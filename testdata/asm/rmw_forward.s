@@ -1,14 +1,16 @@
 # Read-modify-write and store→load chains through one location on the Intel host (Redwood
 # Cove, taken as MTL-P: data/arch/MTL-P.toml `memory.renames_indexed`,
 # `memory.loop_same_name_aliases`, `memory.store_forward_latency`). `suaca profile --processes
-# 3 --arch MTL-P` on the Intel host (CPUID family 6 model 167 reported, 2026-11-28), two runs,
-# cycles per iteration noted before each loop (spreads up to 16% on the forwarded chains):
-# through a base register alone the value is renamed (1.00), also after `mov rdi, r10`
-# rewrote the base (region 7: MTL-P predicts 6.00 there, not modelled); with an index
-# register, unchanged or copied, it goes through store forwarding, 6.2-7.3 cycles an
-# iteration. The histogram loops read the harness's constant data (every 8-byte word
-# 0x3F800000): the masked one hits one bin every iteration (7.2-7.3), the byte one the same
-# bin six times in eight (4.9-5.0; the model, which does not know the data, chains all: 6.00).
+# 3 --arch MTL-P` on the Intel host (CPUID family 6 model 167 reported, 2026-11-28), three
+# runs, cycles per iteration noted before each loop: the first two before the profiler put an
+# lfence between a loop's runs, the last after (spreads up to 16% on the forwarded chains).
+# Through a base register alone the value is renamed (1.00), also after `mov rdi, r10` rewrote
+# the base (region 7: MTL-P predicts 6.00 there, not modelled); with an index register,
+# unchanged or copied, it goes through store forwarding, 6.2-7.4 cycles an iteration (MTL-P:
+# 6.00 for a read-modify-write, 7.00 for a load, add and store). The histogram loops read the
+# harness's constant data (every 8-byte word 0x3F800000): the masked one hits one bin every
+# iteration (7.2-7.3), the byte one the same bin six times in eight (4.9-5.4; the model, which
+# does not know the data, chains all: 6.00).
         .intel_syntax noprefix
         .text
         .globl f
@@ -23,7 +25,7 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# 7.32, 7.16: a histogram over masked dwords (one bin)
+# 7.32, 7.16, 7.17: a histogram over masked dwords (one bin)
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         mov eax, dword ptr [rsi]
@@ -34,7 +36,7 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# 6.68, 6.51: add dword ptr [rdi+rax*4], 1 with rax copied from r9 every iteration
+# 6.68, 6.51, 7.38: add dword ptr [rdi+rax*4], 1 with rax copied from r9 every iteration
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         mov eax, r9d
@@ -44,7 +46,7 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# 6.93, 7.09: load, add, store through [rdi+rax*4], rax copied every iteration
+# 6.93, 7.09, 7.35: load, add, store through [rdi+rax*4], rax copied every iteration
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         mov eax, r9d
@@ -67,7 +69,7 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# 4.91, 4.99: a histogram over bytes (one bin six times in eight)
+# 4.91, 4.99, 5.38: a histogram over bytes (one bin six times in eight)
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         movzx eax, byte ptr [rsi]
@@ -77,7 +79,7 @@ f:
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
         .p2align 6
-# 6.74, 6.19: add dword ptr [rdi+r9*4], 1 with r9 unchanged
+# 6.74, 6.19, 7.21: add dword ptr [rdi+r9*4], 1 with r9 unchanged
         .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
 1:
         add dword ptr [rdi+r9*4], 1

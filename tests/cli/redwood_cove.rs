@@ -68,8 +68,8 @@ fn redwood_cove_binds_ports_at_issue() {
 /// a cycle across iterations: 7/6, 8/6, 9/6 for k = 3, 4, 5. On MTL-P a loop with a split
 /// µop is issued in groups that stop at its end, unrolled until the last group is at least
 /// half full (testdata/asm/unlaminated_loops.s): 7 slots leave 1, three times 21 slots in 4
-/// groups (4/3, measured 1.34); 8 leave 2, twice 16 in 3 (3/2, measured 1.51); 9 leave 3,
-/// once in 2 (measured 2.01).
+/// groups (4/3, measured 1.35); 8 leave 2, twice 16 in 3 (3/2, measured 1.51); 9 leave 3,
+/// once in 2 (measured 2.02).
 #[test]
 fn redwood_cove_issues_split_loops_in_whole_groups() {
     let loops = [

@@ -91,8 +91,8 @@ mod tests {
     /// Redwood Cove's loops with one indexed `vaddps ymm, ymm, [rsi+rax]` (2 slots), k nops
     /// and `add; cmp; jne` (testdata/asm/unlaminated_loops.s, the Intel host): by hand,
     /// 4–6 slots fill one group (1.00); 7 leave 1 slot, unrolled 3 times 21 slots in 4
-    /// groups (measured 1.34); 8 leave 2, twice 16 in 3 (1.51); 9 leave 3, half a group
-    /// (2.01); 13 slots 7/3 (2.28), 14 5/2 (2.45), 30 exactly 5 (5.01).
+    /// groups (measured 1.35); 8 leave 2, twice 16 in 3 (1.51); 9 leave 3, half a group
+    /// (2.02); 13 slots 7/3 (2.35), 14 5/2 (2.52), 30 exactly 5 (5.02).
     #[test]
     fn split_loops_unroll_until_the_last_group_is_half_full() {
         let cycles = |n| split_loop_groups(n, 6).map(|g| g.cycles);
