@@ -143,8 +143,9 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
     let opts = BoundOptions::of(&a.model);
     let counts = Counts::new(a.instrs, a.descs, a.arch, opts.counting());
     let mut rates = FrontEndRates::of(a.instrs, &counts, a.arch);
-    // `--no-lsd` turns off the loop buffer's rules, Redwood Cove's split groups among them.
-    if !a.model.lsd {
+    // Redwood Cove's split groups are a loop's (in loop mode), and `--no-lsd` turns them off
+    // with the loop buffer's other rules.
+    if !(loop_mode && a.model.lsd) {
         rates.lsd.split_groups = None;
     }
     let observe = |deps: &DepGraph, memory: &[GraphEdge]| {

@@ -275,32 +275,56 @@ fn host_l1i_kib() -> Option<u32> {
     }
 }
 
+/// What CPUID says of the host, read once per process: every run without `--arch` detects
+/// the host, some name it twice (the arch and its note), and CPUID exits to the hypervisor
+/// under KVM.
+struct Host {
+    sig: Signature,
+    /// The arch its model names.
+    named: &'static str,
+    /// The later core its features say it is ([`later_core`]).
+    later: Option<&'static str>,
+    /// Its L1I, read only when it has AMX (the only case that needs it).
+    l1i_kib: Option<u32>,
+}
+
+fn host() -> Option<&'static Host> {
+    static HOST: std::sync::OnceLock<Option<Host>> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let sig = signature()?;
+        let named = arch_of(sig)?;
+        let amx = host_has_amx();
+        let l1i_kib = if amx { host_l1i_kib() } else { None };
+        Some(Host {
+            sig,
+            named,
+            later: later_core(sig, amx, l1i_kib),
+            l1i_kib,
+        })
+    })
+    .as_ref()
+}
+
 /// Why the host is taken for a later core than its CPUID model names ([`later_core`]), for
 /// the notes that name the host's arch.
 pub fn mismatch() -> Option<String> {
-    let sig = signature()?;
-    let named = arch_of(sig)?;
-    let l1i = host_l1i_kib();
-    let core = later_core(sig, host_has_amx(), l1i)?;
-    let l1i = l1i.map_or_else(|| "no L1I size".to_string(), |k| format!("a {k} KiB L1I"));
+    let h = host()?;
+    let core = h.later?;
+    let l1i = h
+        .l1i_kib
+        .map_or_else(|| "no L1I size".to_string(), |k| format!("a {k} KiB L1I"));
     Some(format!(
-        "CPUID reports family {} model {} ({named}), but the CPU has AMX, which no core before \
+        "CPUID reports family {} model {} ({}), but the CPU has AMX, which no core before \
          Sapphire Rapids has (a hypervisor may report another model), and {l1i}: taken as \
          {core}",
-        sig.family, sig.model
+        h.sig.family, h.sig.model, h.named
     ))
 }
 
 /// The host's arch name, when known (possibly one of [`DETECTED_ONLY`]); the later core when
 /// the CPU's features contradict its model ([`mismatch`]).
 pub fn detect() -> Option<&'static str> {
-    let sig = signature()?;
-    let named = arch_of(sig)?;
-    // The cache leaves are read only for the rare AMX case (every run without --arch
-    // detects the host).
-    let amx = host_has_amx();
-    let l1i = if amx { host_l1i_kib() } else { None };
-    Some(later_core(sig, amx, l1i).unwrap_or(named))
+    host().map(|h| h.later.unwrap_or(h.named))
 }
 
 #[cfg(test)]

@@ -125,7 +125,7 @@ impl FrontEndRates {
                 capacity: fe.lsd_uops,
                 fused_uops: c.fused_total(),
                 streams: lsd,
-                split_groups: split_groups(instrs, c, arch),
+                split_groups: split_groups(c, arch),
             },
             taken: taken(instrs, arch),
         }
@@ -246,11 +246,12 @@ pub struct MicrocodeFacts {
     pub per_cycle: Option<u32>,
 }
 
-/// [`LsdFacts::split_groups`]: for a loop on an arch with `front_end.split_loop_groups`
-/// where a line takes more issue slots than the decoders' and the sequencer's µops (an
-/// un-laminated load+op or store).
-fn split_groups(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> Option<super::SplitGroups> {
-    if arch.front_end.split_loop_groups != Some(true) || !crate::cfg::is_loop(instrs) {
+/// [`LsdFacts::split_groups`]: on an arch with `front_end.split_loop_groups`, where a line
+/// takes more issue slots than the decoders' and the sequencer's µops (an un-laminated
+/// load+op or store). The body is taken for a loop; an analysis that runs the region
+/// unrolled drops the value.
+fn split_groups(c: &Counts, arch: &MicroArch) -> Option<super::SplitGroups> {
+    if arch.front_end.split_loop_groups != Some(true) {
         return None;
     }
     let splits = (0..c.n).any(|i| match (c.slots[i], c.mite[i], c.ms[i]) {
