@@ -29,6 +29,7 @@ fn main() {
             &Phase2Request {
                 tp: 0.5,
                 forms: vec![],
+                nop_filler: false,
             },
             &blockers,
         )

@@ -11,7 +11,11 @@ fn main() {
     let c = build(&HostFeatures::detect(), None, &CatalogOptions::default());
     let v = c.variants.iter().find(|v| v.record.string == name).unwrap();
     let blockers: Vec<(Blocker, bool)> = zen_candidates().into_iter().map(|b| (b, true)).collect();
-    let req = Phase2Request { tp, forms: vec![] };
+    let req = Phase2Request {
+        tp,
+        forms: vec![],
+        nop_filler: false,
+    };
     let p2 = match std::env::var("PHASE").as_deref() {
         Ok("1") => phase1(v, &Basics::from_values(&[])).unwrap(),
         Ok("3") => phase3(v, tp).unwrap(),

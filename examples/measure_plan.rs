@@ -13,6 +13,7 @@ fn main() {
     let req = Phase2Request {
         tp: 0.5,
         forms: vec![],
+        nop_filler: false,
     };
     let p2 = phase2(v, &req, &blockers).unwrap();
     let p3 = phase3(v, 0.5).unwrap_or_default();

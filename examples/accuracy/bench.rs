@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use suaca::batch::{self, features, metrics::Metrics, PredictOptions};
-use suaca::dataset::{DataSource, EmbeddedData};
+use suaca::dataset::{self, DataSource};
 use suaca::pipeline::memory::harness::Harness;
 use suaca::pipeline::ModelOptions;
 
@@ -193,13 +193,10 @@ pub fn run(opts: &Options) -> Result<Outcome, String> {
     }
     let archs: Vec<String> = rows.iter().filter_map(|(_, r)| r.arch.clone()).collect();
     // ZEN4 is not in uops.info's data: our own measurements, as the binary embeds them.
-    let sources = [
-        DataSource::ExplicitPath(opts.xml.clone()),
-        DataSource::Embedded(EmbeddedData {
-            name: "ZEN4",
-            zstd_xml: include_bytes!("../../data/measured/ZEN4.xml.zst"),
-        }),
-    ];
+    let sources: Vec<DataSource> = std::iter::once(DataSource::ExplicitPath(opts.xml.clone()))
+        .chain(dataset::embedded("ZEN4"))
+        .chain(dataset::supplements())
+        .collect();
     let models = batch::load_models(&archs, &sources, &opts.cache);
     let start = Instant::now();
     // One batch per harness (groups in the order they first appear; rows in file order).

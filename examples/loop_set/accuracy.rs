@@ -23,6 +23,10 @@ use crate::set::LoopRow;
 /// `suaca::profile::placement::exceeds_l1`).
 pub const OVER_L1: &str = "arrays over L1 when measured";
 
+/// The tag of loops with a line whose data is suaca's own measurement (a supplement, e.g.
+/// the AVX-512 forms of MTL-P), not the source's.
+pub const OWN_DATA: &str = "suaca's own instruction data";
+
 /// Whether `instrs` (a loop) is timed with its arrays partly outside L1 even at the
 /// profiler's fewest iterations.
 fn exceeds_l1(instrs: &[suaca::ir::Instr]) -> bool {
@@ -43,7 +47,12 @@ fn block(r: &LoopRow, measured: f64, predictor: &Predictor) -> (Block, Vec<suaca
         f.tags.push(OVER_L1);
     }
     let (suaca, suaca_error, bottleneck) = match predictor.predict(&r.hex) {
-        Ok(p) => (Some(p.cycles), None, p.bottleneck),
+        Ok(p) => {
+            if p.own_data {
+                f.tags.push(OWN_DATA);
+            }
+            (Some(p.cycles), None, p.bottleneck)
+        }
         Err(e) => (None, Some(e), None),
     };
     let b = Block {

@@ -236,6 +236,22 @@ fn accuracy(args: &Args) -> Result<(), String> {
         suaca::profile::placement::FOOTPRINT_BUDGET >> 10,
         report::accuracy_table_of(&o, &|b| !b.tags.contains(&accuracy::OVER_L1))
     );
+    // Loops that use our own measurements of forms the source lacks, apart and without.
+    let own = o
+        .blocks
+        .iter()
+        .filter(|b| b.tags.contains(&accuracy::OWN_DATA))
+        .count();
+    if own > 0 {
+        println!(
+            "## The {own} loops with suaca's own instruction data (forms the source lacks)\n\n{}\n",
+            report::accuracy_table_of(&o, &|b| b.tags.contains(&accuracy::OWN_DATA))
+        );
+        println!(
+            "## Without them (the source's data alone)\n\n{}\n",
+            report::accuracy_table_of(&o, &|b| !b.tags.contains(&accuracy::OWN_DATA))
+        );
+    }
     println!(
         "## Where suaca's error is\n\n{}\n",
         report::class_tables(&o)

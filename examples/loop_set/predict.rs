@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use iced_x86::{FlowControl, Formatter, GasFormatter};
 use suaca::analysis::{analyze_region, AnalysisOptions};
 use suaca::batch::{self, ArchModel};
-use suaca::dataset::{DataSource, EmbeddedData};
+use suaca::dataset::{self, DataSource};
 use suaca::db::InstrDesc;
 use suaca::ir::Instr;
 
@@ -29,6 +29,8 @@ pub struct Predictor {
     model: ArchModel,
     /// The arch predicted (`ZEN4`, `ZEN3`, ...).
     pub arch: String,
+    /// The strings of the forms a supplement of our own measurements added.
+    own: std::collections::BTreeSet<String>,
 }
 
 /// suaca's answer for one loop.
@@ -38,6 +40,8 @@ pub struct Prediction {
     pub cycles: f64,
     /// What explains the prediction: a bound kind or `scheduling`.
     pub bottleneck: Option<String>,
+    /// Some line's data is suaca's own measurement (a supplement), not the source's.
+    pub own_data: bool,
 }
 
 impl Predictor {
@@ -46,18 +50,29 @@ impl Predictor {
     pub fn load(arch: &str, xml: Option<PathBuf>, cache: &Path) -> Result<Predictor, String> {
         let source = match xml {
             Some(path) => DataSource::ExplicitPath(path),
-            None if arch == EMBEDDED_ARCH => DataSource::Embedded(EmbeddedData {
-                name: EMBEDDED_ARCH,
-                zstd_xml: include_bytes!("../../data/measured/ZEN4.xml.zst"),
-            }),
-            None => return Err(format!("{arch} is not embedded: give --xml FILE")),
+            None => dataset::embedded(arch)
+                .ok_or_else(|| format!("{arch} is not embedded: give --xml FILE"))?,
         };
-        let mut loaded = batch::load_models(&[arch], &[source], cache);
+        // As the binary: our own measurements fill forms the source lacks.
+        let sources: Vec<DataSource> = std::iter::once(source)
+            .chain(dataset::supplements())
+            .collect();
+        let mut loaded = batch::load_models(&[arch], &sources, cache);
         let key = batch::LoadedModels::key(arch);
+        // The forms the supplement added (the data was just loaded: the cache is warm).
+        let own = dataset::load_first(&sources, &key, cache)
+            .map(|d| {
+                d.supplemented_records()
+                    .iter()
+                    .map(|r| r.string.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
         match loaded.models.remove(&key) {
             Some(model) => Ok(Predictor {
                 model,
                 arch: arch.to_string(),
+                own,
             }),
             None => Err(loaded
                 .failed
@@ -90,6 +105,7 @@ impl Predictor {
             .map_err(|e| e.to_string())?;
         let run = r.runs.first().ok_or("the analysis made no run")?;
         Ok(Prediction {
+            own_data: descs.iter().flatten().any(|d| self.own.contains(&d.string)),
             cycles: run.throughput,
             bottleneck: batch::Bottleneck::of(&r.bounds, run.throughput)
                 .0

@@ -35,6 +35,20 @@ pub enum Warning {
         /// The arch.
         arch: String,
     },
+    /// A line whose data the source lacks and a supplement of suaca's own measurements gave
+    /// (`crate::dataset::DataSource::Supplement`): not uops.info's figures.
+    OwnMeasurement {
+        /// The line (0-based in its region).
+        line: usize,
+        /// Its instruction (Intel syntax).
+        text: String,
+        /// The arch.
+        arch: String,
+        /// The uops.info-style string of the measured form.
+        string: String,
+        /// The CPU it was measured on, as the measurement names it.
+        cpu: String,
+    },
     /// `-b` asked for the branch analysis of a region without a conditional jump.
     NoConditionalJump,
     /// A warning of the assembler, in its own words (mapped to the user's file).

@@ -161,6 +161,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
                 _ => Failure::analysis(message),
             }
         })?;
+        r.warnings.extend(own_measurements(instrs, &descs, &data));
         if let Some(found) = loaded.found_loop(region) {
             regions::describe_found_loop(&mut r, found);
         }
@@ -170,6 +171,26 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), Failure> {
         report.regions.push(r);
     }
     output::write(&report, args)
+}
+
+/// A note for each line whose figures are suaca's own measurement, not the source's.
+fn own_measurements(
+    instrs: &[Instr],
+    descs: &[Option<InstrDesc>],
+    data: &dataset::ArchData,
+) -> Vec<suaca::analysis::Warning> {
+    let own = |(i, d): (&Instr, &Option<InstrDesc>)| {
+        let record = data.supplemented(&d.as_ref()?.string)?;
+        let cpu = record.archs.first()?.attrs.get("cpu");
+        Some(suaca::analysis::Warning::OwnMeasurement {
+            line: i.line,
+            text: i.text.clone(),
+            arch: data.arch.clone(),
+            string: record.string.clone(),
+            cpu: cpu.map_or_else(|| "this project's machines".into(), |c| format!("`{c}`")),
+        })
+    };
+    instrs.iter().zip(descs).filter_map(own).collect()
 }
 
 fn setup_defaults(setup: &[String], dir: &Path) -> Result<(), Failure> {

@@ -1,7 +1,7 @@
 //! `suaca data list|import|fetch`.
 
 use suaca::cli::DataCommand;
-use suaca::dataset;
+use suaca::dataset::{self, DataSource};
 use suaca::uarch::names;
 
 use super::env;
@@ -35,24 +35,35 @@ fn list(dirs: &env::Dirs) -> Result<(), Failure> {
     let mut seen = std::collections::BTreeSet::new();
     // Archs with data but no description: `--arch` refuses them, so they are not offered.
     let mut undescribed = std::collections::BTreeSet::new();
+    // A supplement is no source: it only fills in under the one that has its arch.
+    let mut supplements = Vec::new();
     for s in &sources {
         let archs = dataset::available_archs(s, &dirs.cache).map_err(Failure::input)?;
         for (arch, count) in archs {
+            if let DataSource::Supplement(_) = s {
+                supplements.push(format!("{arch} {count} forms"));
+                continue;
+            }
             let Some(named) = names::lookup(&arch) else {
                 undescribed.insert(arch);
                 continue;
             };
             // First hit wins: later sources for the same arch are shadowed.
-            let shadowed = !seen.insert(arch.clone());
-            let source = if shadowed {
-                format!("{s} (shadowed)")
-            } else {
+            let source = if seen.insert(arch.clone()) {
                 s.to_string()
+            } else {
+                format!("{s} (shadowed)")
             };
             t.add_row(vec![arch, named.llvm.join(", "), count.to_string(), source]);
         }
     }
     println!("{t}");
+    if !supplements.is_empty() {
+        println!(
+            "suaca's own measurements fill forms the source of the arch lacks: {}",
+            supplements.join(", ")
+        );
+    }
     if !undescribed.is_empty() {
         let list: Vec<String> = undescribed.into_iter().collect();
         println!(

@@ -12,10 +12,6 @@ use crate::Failure;
 /// Environment variable naming an instructions.xml.
 pub const UOPS_XML_ENV: &str = "SUACA_UOPS_XML";
 
-/// Data compiled into the binary (our own measurements; see `data/measured/README.md`).
-pub const EMBEDDED: &[(&str, &[u8])] =
-    &[("ZEN4", include_bytes!("../../data/measured/ZEN4.xml.zst"))];
-
 /// The per-user directories (overridable for tests with `SUACA_HOME`).
 pub struct Dirs {
     /// Imported data.
@@ -47,10 +43,13 @@ pub fn dirs() -> Result<Dirs, Failure> {
     })
 }
 
-/// The data sources in priority order.
+/// The data sources in priority order, then the supplements.
 pub fn sources(explicit: Option<&Path>, dirs: &Dirs) -> Vec<DataSource> {
     let env = std::env::var_os(UOPS_XML_ENV).map(PathBuf::from);
-    dataset::resolve_with_embedded(explicit, env.as_deref(), &dirs.data, EMBEDDED)
+    let mut sources =
+        dataset::resolve_with_embedded(explicit, env.as_deref(), &dirs.data, dataset::EMBEDDED);
+    sources.extend(dataset::supplements());
+    sources
 }
 
 /// Where to get data, for every message about missing data.
@@ -144,7 +143,9 @@ pub fn choose_arch(
         return choice(h, ArchOrigin::Host);
     }
     choice(
-        EMBEDDED.first().map_or(FALLBACK_ARCH, |(name, _)| name),
+        dataset::EMBEDDED
+            .first()
+            .map_or(FALLBACK_ARCH, |(name, _)| name),
         ArchOrigin::Embedded,
     )
 }
@@ -152,9 +153,11 @@ pub fn choose_arch(
 /// Arch when nothing is embedded (only in builds without embedded data).
 const FALLBACK_ARCH: &str = "SKL";
 
-/// Whether some source has measurements for `arch` (a broken source counts as not).
+/// Whether some source has measurements for `arch` (a broken source counts as not; a
+/// supplement is no source on its own).
 fn has_data(sources: &[DataSource], arch: &str, cache: &Path) -> bool {
     sources
         .iter()
+        .filter(|s| !matches!(s, DataSource::Supplement(_)))
         .any(|s| dataset::available_archs(s, cache).is_ok_and(|archs| archs.contains_key(arch)))
 }

@@ -56,8 +56,16 @@ pub(crate) enum Probe<T> {
 
 pub(crate) fn source_key(source: &DataSource) -> Result<SourceKey, DatasetError> {
     match source {
-        DataSource::Embedded(e) => Ok(SourceKey {
-            id: format!("embedded:{}", e.name),
+        DataSource::Embedded(e) | DataSource::Supplement(e) => Ok(SourceKey {
+            id: format!(
+                "{}:{}",
+                if matches!(source, DataSource::Embedded(_)) {
+                    "embedded"
+                } else {
+                    "supplement"
+                },
+                e.name
+            ),
             size: e.zstd_xml.len() as u64,
             mtime_ns: 0,
             content: checksum(e.zstd_xml),

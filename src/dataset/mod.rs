@@ -1,7 +1,9 @@
 //! Where instruction data comes from, and a fast per-arch index of it.
 //!
 //! Owns: the data-source priority (`--uops-xml` > `SUACA_UOPS_XML` > imported files > embedded
-//! data), `import` into the user data directory, and the binary index cache (`index`).
+//! data; `sources`), our own measurements compiled in (`ours`) and the supplements that fill
+//! forms a source lacks (`supplement`), `import` into the user data directory, and the
+//! binary index cache (`index`).
 //! Must not touch: the environment (the CLI reads `SUACA_UOPS_XML` and passes the path in),
 //! stdout/stderr (problems with the cache are returned as `DatasetWarning` values), the XML
 //! schema itself (`uopsxml`).
@@ -18,9 +20,11 @@ mod checksum;
 mod directory;
 mod index;
 mod layout;
+mod ours;
+mod sources;
+mod supplement;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::fs;
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
@@ -31,51 +35,8 @@ use directory::{DirectoryBuilder, KeyKind, KeyTable};
 use layout::ArchFile;
 
 pub use layout::INDEX_FORMAT;
-
-/// Instruction data compiled into the binary: one arch, zstd-compressed XML.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct EmbeddedData {
-    /// Arch (or data set) name, e.g. `SKL`.
-    pub name: &'static str,
-    /// zstd-compressed (or plain) `instructions.xml` bytes.
-    pub zstd_xml: &'static [u8],
-}
-
-/// One place instruction data can come from, in the order [`resolve`] ranks them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DataSource {
-    /// `--uops-xml PATH`.
-    ExplicitPath(PathBuf),
-    /// `SUACA_UOPS_XML` (read by the CLI, handed in here).
-    EnvPath(PathBuf),
-    /// A file `import`ed into `<data_dir>/uops/`.
-    Imported(PathBuf),
-    /// Data compiled into the binary.
-    Embedded(EmbeddedData),
-}
-
-impl DataSource {
-    /// The file behind the source, if it is a file.
-    pub fn path(&self) -> Option<&Path> {
-        match self {
-            DataSource::ExplicitPath(p) | DataSource::EnvPath(p) | DataSource::Imported(p) => {
-                Some(p)
-            }
-            DataSource::Embedded(_) => None,
-        }
-    }
-}
-
-impl fmt::Display for DataSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DataSource::ExplicitPath(p) => write!(f, "{} (--uops-xml)", p.display()),
-            DataSource::EnvPath(p) => write!(f, "{} (SUACA_UOPS_XML)", p.display()),
-            DataSource::Imported(p) => write!(f, "{} (imported)", p.display()),
-            DataSource::Embedded(e) => write!(f, "embedded data `{}`", e.name),
-        }
-    }
-}
+pub use ours::{embedded, supplements, EMBEDDED, SUPPLEMENTS};
+pub use sources::{imported_dir, resolve, resolve_with_embedded, DataSource, EmbeddedData};
 
 /// Errors of the dataset layer.
 #[derive(Debug, thiserror::Error)]
@@ -155,6 +116,13 @@ pub enum DatasetWarning {
         /// The OS error.
         reason: String,
     },
+    /// A supplement of our own measurements could not be read; the source alone was used.
+    SupplementUnread {
+        /// The supplement, as `DataSource` displays it.
+        source: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// Why the index was (re)built.
@@ -203,6 +171,9 @@ pub struct ArchData {
     /// The key tables, by `KeyKind`; `None` inside if the file's table is damaged.
     keys: [OnceLock<Option<Arc<KeyTable>>>; 3],
     cells: Vec<OnceLock<Option<Box<InstrRecord>>>>,
+    /// Forms a supplement added (`supplement`), looked up after the source's own; none of
+    /// their strings is the source's.
+    filled: Vec<InstrRecord>,
     /// Set when a key table or record turned out damaged: the data read from the source
     /// instead.
     damage: OnceLock<Damage>,
@@ -259,6 +230,7 @@ impl ArchData {
             path: None,
             keys: Default::default(),
             cells: Vec::new(),
+            filled: Vec::new(),
             damage: OnceLock::new(),
         }
     }
@@ -350,7 +322,15 @@ impl ArchData {
     /// The record with this `string` (e.g. `ADD_01 (R64, R64)`); the first one if the data
     /// has the string twice.
     pub fn get(&self, string: &str) -> Option<&InstrRecord> {
-        self.rec(self.table(KeyKind::String)?.ids(string).next()?)
+        let own = self
+            .table(KeyKind::String)
+            .and_then(|t| t.ids(string).next())
+            .and_then(|i| self.rec(i));
+        own.or_else(|| {
+            self.supplemented_records()
+                .iter()
+                .find(|r| r.string == string)
+        })
     }
 
     /// This arch's measurement of the instruction `string`.
@@ -358,12 +338,17 @@ impl ArchData {
         self.get(string)?.archs.first()?.measurement.as_ref()
     }
 
-    /// All variants with this XED iform, in document order.
+    /// All variants with this XED iform, in document order (a supplement's after).
     pub fn by_iform(&self, iform: &str) -> Vec<&InstrRecord> {
-        let Some(t) = self.table(KeyKind::Iform) else {
-            return Vec::new();
-        };
-        t.ids(iform).filter_map(|i| self.rec(i)).collect()
+        let own = self.table(KeyKind::Iform).into_iter();
+        own.flat_map(|t| t.ids(iform))
+            .filter_map(|i| self.rec(i))
+            .chain(
+                self.supplemented_records()
+                    .iter()
+                    .filter(|r| r.iform == iform),
+            )
+            .collect()
     }
 
     /// The records of the XED iclasses `iclasses` (exact names), in document order; decodes
@@ -382,14 +367,20 @@ impl ArchData {
             .collect();
         wanted.sort_unstable();
         wanted.dedup();
-        wanted.into_iter().filter_map(|i| self.rec(i))
+        let filled = self.supplemented_records().iter();
+        wanted
+            .into_iter()
+            .filter_map(|i| self.rec(i))
+            .chain(filled.filter(|r| iclasses.contains(&r.iclass)))
     }
 
     /// All records, in document order (decodes every record on first use, read at once
-    /// where none was read yet).
+    /// where none was read yet), then a supplement's.
     pub fn records(&self) -> impl Iterator<Item = &InstrRecord> + '_ {
         self.read_all_at_once();
-        (0..self.cells.len()).filter_map(|i| self.rec(i))
+        (0..self.cells.len())
+            .filter_map(|i| self.rec(i))
+            .chain(self.supplemented_records())
     }
 
     /// Fills every record's cell from one read of the file's record area when no cell is
@@ -409,72 +400,23 @@ impl ArchData {
         }
     }
 
-    /// The distinct `string` keys of all records, sorted, without decoding any record.
+    /// The distinct `string` keys of the source's records, sorted, without decoding any
+    /// record (a supplement's are not among them).
     pub fn strings(&self) -> impl Iterator<Item = &str> + '_ {
         self.table(KeyKind::String)
             .into_iter()
             .flat_map(KeyTable::keys)
     }
 
-    /// Number of instruction variants measured on this arch.
+    /// Number of instruction variants measured on this arch (a supplement's included).
     pub fn len(&self) -> usize {
-        self.cells.len()
+        self.cells.len() + self.filled.len()
     }
 
     /// No instruction at all.
     pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
+        self.len() == 0
     }
-}
-
-/// The directory `import` copies files into.
-pub fn imported_dir(data_dir: &Path) -> PathBuf {
-    data_dir.join("uops")
-}
-
-/// Sources in priority order: explicit path, environment path, imported files (newest first).
-/// The first source that has the arch wins ([`load_first`]).
-pub fn resolve(explicit: Option<&Path>, env: Option<&Path>, data_dir: &Path) -> Vec<DataSource> {
-    resolve_with_embedded(explicit, env, data_dir, &[])
-}
-
-/// [`resolve`], then the data compiled into the binary, `(name, zstd-xml)` pairs.
-pub fn resolve_with_embedded(
-    explicit: Option<&Path>,
-    env: Option<&Path>,
-    data_dir: &Path,
-    embedded: &[(&'static str, &'static [u8])],
-) -> Vec<DataSource> {
-    let mut out = Vec::new();
-    if let Some(p) = explicit {
-        out.push(DataSource::ExplicitPath(p.to_path_buf()));
-    }
-    if let Some(p) = env {
-        out.push(DataSource::EnvPath(p.to_path_buf()));
-    }
-    let mut imported: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
-    if let Ok(rd) = fs::read_dir(imported_dir(data_dir)) {
-        for e in rd.flatten() {
-            let p = e.path();
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.ends_with(".xml.zst") || name.ends_with(".xml") {
-                let mtime = e
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .unwrap_or(std::time::UNIX_EPOCH);
-                imported.push((mtime, p));
-            }
-        }
-    }
-    // Newest import first; ties by name so the order is deterministic.
-    imported.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    out.extend(imported.into_iter().map(|(_, p)| DataSource::Imported(p)));
-    out.extend(
-        embedded
-            .iter()
-            .map(|&(name, zstd_xml)| DataSource::Embedded(EmbeddedData { name, zstd_xml })),
-    );
-    out
 }
 
 /// Result of [`import`].
@@ -551,7 +493,7 @@ pub(crate) fn open_source(
     source: &DataSource,
 ) -> Result<(Box<dyn BufRead + Send>, String), DatasetError> {
     match source {
-        DataSource::Embedded(e) => Ok((
+        DataSource::Embedded(e) | DataSource::Supplement(e) => Ok((
             uopsxml::open_bytes(e.zstd_xml)?,
             format!("<embedded {}>", e.name),
         )),
@@ -728,20 +670,25 @@ pub fn available_archs(
     }
 }
 
-/// Tries the sources in order; the first that has `arch` wins. Other errors (unreadable or
-/// malformed file) stop the search: a broken `--uops-xml` must not be silently replaced.
+/// Tries the sources in order; the first that has `arch` wins, with the forms it lacks
+/// filled from a supplement of the arch (`DataSource::Supplement`, never a source alone).
+/// Other errors (unreadable or malformed file) stop the search: a broken `--uops-xml` must
+/// not be silently replaced.
 pub fn load_first(
     sources: &[DataSource],
     arch: &str,
     cache_dir: &Path,
 ) -> Result<ArchData, DatasetError> {
+    let (supplements, sources): (Vec<&DataSource>, Vec<&DataSource>) = sources
+        .iter()
+        .partition(|s| matches!(s, DataSource::Supplement(_)));
     if sources.is_empty() {
         return Err(DatasetError::NoSource);
     }
     let mut available = BTreeSet::new();
-    for s in sources {
+    for s in &sources {
         match load_arch(s, arch, cache_dir) {
-            Ok(d) => return Ok(d),
+            Ok(d) => return Ok(supplement::fill(d, &supplements, cache_dir)),
             Err(DatasetError::ArchAbsent { available: a, .. }) => available.extend(a),
             Err(e) => return Err(e),
         }

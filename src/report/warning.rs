@@ -25,6 +25,9 @@ pub fn dataset_message(w: &DatasetWarning) -> String {
         DatasetWarning::CacheNotWritten { dir, reason } => {
             format!("cannot write the index cache `{}`: {reason}", dir.display())
         }
+        DatasetWarning::SupplementUnread { source, reason } => {
+            format!("cannot read {source} ({reason}); the forms they add have no data")
+        }
     }
 }
 
@@ -48,6 +51,16 @@ pub fn message(w: &Warning) -> String {
         Warning::NoDividerData { line, text, arch } => format!(
             "line {line}: the {arch} data gives `{text}` no divider cycles (no `div_cycles` and \
              no throughput beyond its ports'); only its ports limit it, likely too fast"
+        ),
+        Warning::OwnMeasurement {
+            line,
+            text,
+            arch,
+            string,
+            cpu,
+        } => format!(
+            "line {line}: the {arch} data has no `{string}` for `{text}`; suaca's own \
+             measurement on {cpu} is used"
         ),
         Warning::NoConditionalJump => "-b: the region has no conditional jump".to_string(),
         Warning::Assembler(message) => message.clone(),

@@ -86,3 +86,35 @@ fn redwood_cove_issues_split_loops_in_whole_groups() {
         assert!(near_to(no_lsd, golden_cove), "{hex}: {no_lsd}");
     }
 }
+
+/// Four independent `vpermt2ps ymm, ymm1, ymm0` and `add rax, 1`: uops.info's MTL-P data (and so the
+/// fixture) has no AVX-512 form; suaca's own measurement of Redwood Cove
+/// (`data/measured/MTL-P.xml.zst`, a supplement under whatever source has MTL-P) fills it
+/// in: one µop on p5, so four cycles a pass, each line noted as our measurement. ADL-P has no
+/// supplement: the lines have no data.
+#[test]
+fn our_measurements_fill_the_avx512_forms_of_mtl_p() {
+    let permutes = "62f275287fe062f275287fe862f275287ff062f275287ff84883c001";
+    assert!(near(throughput("MTL-P", permutes), 4.0));
+    let warnings = |arch: &str| -> Vec<String> {
+        let out = crate::model_details::run_on("xml/redwood_cove.xml", arch, permutes, &["--json"]);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        report["regions"][0]["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .map(|w| w.as_str().expect("a string").to_string())
+            .collect()
+    };
+    let own = warnings("MTL-P");
+    assert_eq!(own.len(), 4, "{own:?}");
+    assert!(own.iter().all(|w| w
+        .contains("the MTL-P data has no `VPERMT2PS (YMM, YMM, YMM)` for `vpermt2ps ymm")
+        && w.ends_with("suaca's own measurement on `Intel(R) Xeon(R) Processor` is used")));
+    let adl = warnings("ADL-P");
+    assert_eq!(adl.len(), 4, "{adl:?}");
+    assert!(
+        adl.iter().all(|w| w.contains("no data for `vpermt2ps")),
+        "{adl:?}"
+    );
+}

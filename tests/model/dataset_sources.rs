@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use suaca::dataset::{
     import, imported_dir, load_first, resolve, resolve_with_embedded, DataSource, DatasetError,
+    EmbeddedData,
 };
 
 fn fixture(name: &str) -> PathBuf {
@@ -102,4 +103,52 @@ fn first_source_with_the_arch_wins() {
     // A broken first source is an error, not silently skipped.
     let broken = DataSource::ExplicitPath(tmp.path().join("missing.xml"));
     assert!(load_first(&[broken, basic], "SKL", &cache).is_err());
+}
+
+#[test]
+fn a_supplement_fills_only_the_forms_the_source_lacks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    static OWN: &[u8] = include_bytes!("../../testdata/xml/supplement.xml");
+    let supplement = DataSource::Supplement(EmbeddedData {
+        name: "MTL-P",
+        zstd_xml: OWN,
+    });
+    let source = DataSource::ExplicitPath(fixture("redwood_cove.xml"));
+    let alone = load_first(std::slice::from_ref(&source), "MTL-P", &cache).unwrap();
+    let d = load_first(&[source.clone(), supplement.clone()], "MTL-P", &cache).unwrap();
+    assert_eq!(d.source, source, "the supplement is no source of its own");
+    assert_eq!(d.len(), alone.len() + 1);
+    // The source's measurement of a form both have wins (1 µop there, 4 in the supplement).
+    let add = d.measurement("ADD (R64, I8)").unwrap();
+    assert_eq!(add.base.uops, Some(1));
+    assert!(d.supplemented("ADD (R64, I8)").is_none());
+    // The form the source lacks comes from the supplement, found every way the model looks.
+    let perm = "VPERMT2PS (YMM, YMM, YMM)";
+    assert!(alone.get(perm).is_none());
+    assert_eq!(d.get(perm).unwrap().string, perm);
+    let own = d.supplemented(perm).unwrap();
+    assert_eq!(
+        own.archs[0].attrs.get("cpu").map(String::as_str),
+        Some("Test CPU")
+    );
+    let wanted = ["VPERMT2PS".to_string()];
+    let by_iclass: Vec<&str> = d
+        .records_with_iclass(&wanted)
+        .map(|r| r.string.as_str())
+        .collect();
+    assert_eq!(by_iclass, [perm]);
+    assert_eq!(d.records().filter(|r| r.string == perm).count(), 1);
+    assert_eq!(
+        d.by_iform("VPERMT2PS_YMMf32_MASKmskw_YMMf32_YMMf32_AVX512")
+            .len(),
+        1
+    );
+    // Only under its own arch, and never alone.
+    let adl = load_first(&[source, supplement.clone()], "ADL-P", &cache).unwrap();
+    assert!(adl.supplemented_records().is_empty());
+    assert!(matches!(
+        load_first(&[supplement], "MTL-P", &cache),
+        Err(DatasetError::NoSource)
+    ));
 }

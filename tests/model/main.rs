@@ -46,6 +46,7 @@ mod db_match;
 mod input_formats;
 mod loop_set;
 mod matcher_paths;
+mod measured_mtl_p;
 mod measured_zen4;
 mod measured_zen4_frontend;
 mod measured_zen4_ports;

@@ -384,7 +384,7 @@ mod tests {
             "same-reg equal to reg is dropped: {:?}",
             r.latencies
         );
-        let m = to_measurement(&r, 6.0);
+        let m = to_measurement(&r, 6.0, false);
         assert_eq!(m.base.tp_unrolled, Some(0.25));
         assert!(m.base.uops.is_none(), "unmeasured must be absent, not 0");
         assert_eq!(m.latencies[1].cycles, Some(LatValue::exact(1.0)));

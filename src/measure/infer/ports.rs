@@ -29,6 +29,10 @@ pub struct VariantClass {
     /// Memory accesses (a read-modify-write operand counts twice, a 64-byte one twice: the
     /// most AGU µops the variant can hold).
     pub mem_accesses: u32,
+    /// Explicit memory operands read (Intel: a load µop each).
+    pub loads: u32,
+    /// Explicit memory operands written (Intel: a store-address and a store-data µop each).
+    pub stores: u32,
     /// Integer divider.
     pub int_divide: bool,
     /// FP divide/sqrt.
@@ -169,6 +173,9 @@ fn record_fusion(pairs: &[(usize, f64)], r: &mut VariantResult) {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PortFallback {
     by_role: BTreeMap<String, String>,
+    /// Intel's store µops (address group, data group), where the arch has store-data ports:
+    /// dispatch slots are then fused-domain µops, a micro-fused load or store one slot.
+    stores: Option<(String, String)>,
 }
 
 impl PortFallback {
@@ -193,7 +200,22 @@ impl PortFallback {
                 by_role.insert(format!("{role:?}"), n);
             }
         }
-        PortFallback { by_role }
+        let group = |role| {
+            let names: Vec<String> = arch
+                .port_names(arch.ports_with_role(role))
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            notation_for(arch, &names)
+        };
+        let stores = group(PortRole::StoreAddress).zip(group(PortRole::StoreData));
+        PortFallback { by_role, stores }
+    }
+
+    /// Whether dispatch slots count fused-domain µops (Intel), so that `uops` is the sum of
+    /// the port µops and the slots are `uops_retire_slots`.
+    pub fn fused_slots(&self) -> bool {
+        self.stores.is_some()
     }
 
     /// The group for a role, e.g. `ALU0123` for `Alu`.
@@ -209,6 +231,9 @@ impl PortFallback {
     pub fn apply(&self, class: VariantClass, dispatch_width: f64, r: &mut VariantResult) {
         if class.fence && r.uops.is_none() {
             r.uops = Some(1);
+        }
+        if let Some((sta, std)) = &self.stores {
+            return self.apply_fused(class, dispatch_width, (sta, std), r);
         }
         let Some(uops) = r.uops.filter(|u| *u > 0) else {
             return;
@@ -243,16 +268,74 @@ impl PortFallback {
             let agu = class.mem_accesses.saturating_sub(on_agu).min(missing);
             vec![(PortRole::Load, agu), (PortRole::Alu, missing - agu)]
         };
-        for (role, n) in parts.into_iter().filter(|(_, n)| *n > 0) {
-            let Some(g) = self.group(role) else {
-                continue;
-            };
-            for list in [&mut r.ports, &mut r.ports_default] {
-                match list.iter_mut().find(|(c, _)| c == g) {
-                    Some((_, k)) => *k += n,
-                    None => list.push((g.to_string(), n)),
-                }
+        for (role, n) in parts {
+            if let Some(g) = self.group(role) {
+                add_default(r, g, n);
             }
+        }
+    }
+
+    /// [`PortFallback::apply`] where slots are fused-domain µops (Intel): a load µop for each
+    /// memory operand read that the fit left without one, a store-address and a store-data
+    /// µop for each written (no blocker holds them), and the role's ports for the slots
+    /// that neither these nor the fitted µops fill (a load-op is one slot, its load
+    /// micro-fused with the operation).
+    fn apply_fused(
+        &self,
+        class: VariantClass,
+        dispatch_width: f64,
+        (sta, std): (&str, &str),
+        r: &mut VariantResult,
+    ) {
+        let Some(slots) = r.uops.filter(|u| *u > 0) else {
+            return;
+        };
+        let load = self.group(PortRole::Load);
+        let on_load: u32 = r
+            .ports
+            .iter()
+            .filter(|(c, _)| Some(c.as_str()) == load)
+            .map(|(_, n)| *n)
+            .sum();
+        let fitted: u32 = r.ports.iter().map(|(_, n)| *n).sum::<u32>() - on_load;
+        if let Some(g) = load {
+            add_default(r, g, class.loads.saturating_sub(on_load));
+        }
+        add_default(r, sta, class.stores);
+        add_default(r, std, class.stores);
+        let covered = class.stores + fitted.max(class.loads);
+        let at_dispatch_limit = r
+            .tp()
+            .is_none_or(|t| t <= 1.15 * slots as f64 / dispatch_width);
+        if covered >= slots || at_dispatch_limit {
+            return;
+        }
+        let role = if class.branch {
+            PortRole::Branch
+        } else if class.int_divide {
+            PortRole::Divider
+        } else if class.fp_divide {
+            PortRole::FpDivider
+        } else if class.vector {
+            PortRole::Vector
+        } else {
+            PortRole::Alu
+        };
+        if let Some(g) = self.group(role) {
+            add_default(r, g, slots - covered);
+        }
+    }
+}
+
+/// Adds `n` µops on group `g` to a result's ports, marked as the arch description's.
+fn add_default(r: &mut VariantResult, g: &str, n: u32) {
+    if n == 0 {
+        return;
+    }
+    for list in [&mut r.ports, &mut r.ports_default] {
+        match list.iter_mut().find(|(c, _)| c == g) {
+            Some((_, k)) => *k += n,
+            None => list.push((g.to_string(), n)),
         }
     }
 }
@@ -513,5 +596,72 @@ mod tests {
         };
         fb.apply(VariantClass::default(), 6.0, &mut n);
         assert_eq!(n.uops, None);
+    }
+
+    /// Intel (store-data ports in the description): slots are fused-domain µops; memory
+    /// µops come from the operands, the rest from the fit or the role.
+    #[test]
+    fn fused_slots_on_golden_cove_ports() {
+        let mtl = crate::uarch::load("MTL-P").unwrap();
+        let fb = PortFallback::from_arch(&mtl);
+        assert!(fb.fused_slots());
+        assert!(!PortFallback::from_arch(&crate::uarch::load("ZEN4").unwrap()).fused_slots());
+        assert_eq!(fb.group(PortRole::Load), Some("p23A"));
+        assert_eq!(fb.group(PortRole::Vector), Some("p015"));
+        let vector = VariantClass {
+            vector: true,
+            ..VariantClass::default()
+        };
+        // A load-op (one slot): the fit found its p5 µop but not its load.
+        let mut load_op = VariantResult {
+            uops: Some(1),
+            tp_unrolled: Some(1.0),
+            ports: vec![("p5".into(), 1)],
+            ..VariantResult::default()
+        };
+        let one_load = VariantClass { loads: 1, ..vector };
+        fb.apply(one_load, 6.0, &mut load_op);
+        assert_eq!(load_op.ports, vec![("p5".into(), 1), ("p23A".into(), 1)]);
+        assert_eq!(load_op.ports_default, vec![("p23A".into(), 1)]);
+        // A plain vector load (one slot, its load found): nothing more.
+        let mut load = VariantResult {
+            uops: Some(1),
+            tp_unrolled: Some(0.5),
+            ports: vec![("p23A".into(), 1)],
+            ..VariantResult::default()
+        };
+        fb.apply(one_load, 6.0, &mut load);
+        assert_eq!(load.ports, vec![("p23A".into(), 1)]);
+        // A store (one slot, no blocker holds it): store address and store data.
+        let mut store = VariantResult {
+            uops: Some(1),
+            tp_unrolled: Some(0.5),
+            ..VariantResult::default()
+        };
+        fb.apply(
+            VariantClass {
+                stores: 1,
+                ..vector
+            },
+            6.0,
+            &mut store,
+        );
+        let (sta, std) = fb.stores.clone().unwrap();
+        assert_eq!(store.ports, vec![(sta, 1), (std, 1)]);
+        // Two slots at one a cycle, the fit found one: the other on the vector ports.
+        let mut two = VariantResult {
+            uops: Some(2),
+            tp_unrolled: Some(1.0),
+            ports: vec![("p5".into(), 1)],
+            ..VariantResult::default()
+        };
+        fb.apply(vector, 6.0, &mut two);
+        assert_eq!(two.ports, vec![("p5".into(), 1), ("p015".into(), 1)]);
+        // `uops` counts the port µops, the slots are `uops_retire_slots`.
+        let m = super::super::to_measurement(&load_op, 6.0, true);
+        assert_eq!(m.base.uops, Some(2));
+        assert_eq!(m.base.uops_retire_slots, Some(1));
+        let zen = super::super::to_measurement(&load_op, 6.0, false);
+        assert_eq!((zen.base.uops, zen.base.uops_retire_slots), (Some(1), None));
     }
 }

@@ -44,21 +44,27 @@ fn form_values(
     f: &FormResult,
     base: &MeasureValues,
     dispatch_width: f64,
+    fused_slots: bool,
 ) -> MeasureValues {
     let uops = f.uops.or(r.uops).unwrap_or(1).max(1) as f64;
     let no_port = f.tp().is_some_and(|t| t <= 1.15 * uops / dispatch_width);
+    let slots = f.uops.or(r.uops);
     MeasureValues {
         tp_unrolled: two(f.tp_unrolled),
         tp_loop: two(f.tp_loop),
-        uops: f.uops.or(r.uops),
+        // Intel: an indexed form may take more slots (un-lamination), not more µops.
+        uops: if fused_slots { base.uops } else { slots },
+        uops_retire_slots: slots.filter(|_| fused_slots).map(|u| u as i32),
         ports: if no_port { None } else { base.ports.clone() },
         tp_ports: if no_port { None } else { base.tp_ports },
         ..MeasureValues::default()
     }
 }
 
-/// The `<measurement>` element of a result (`dispatch_width`: macro-ops per cycle).
-pub fn to_measurement(r: &VariantResult, dispatch_width: f64) -> Measurement {
+/// The `<measurement>` element of a result (`dispatch_width`: macro-ops per cycle; with
+/// `fused_slots`, Intel's convention: the slots are `uops_retire_slots` and `uops` counts the
+/// port µops).
+pub fn to_measurement(r: &VariantResult, dispatch_width: f64, fused_slots: bool) -> Measurement {
     let mut base = MeasureValues {
         tp_unrolled: two(r.tp_unrolled),
         tp_loop: two(r.tp_loop),
@@ -70,6 +76,11 @@ pub fn to_measurement(r: &VariantResult, dispatch_width: f64) -> Measurement {
         base.tp_ports = counters::tp_ports(&r.ports);
         base.ports = Some(u);
     }
+    if fused_slots {
+        base.uops_retire_slots = r.uops.map(|u| u as i32);
+        let on_ports: u32 = r.ports.iter().map(|(_, n)| *n).sum();
+        base.uops = r.uops.map(|u| if on_ports > 0 { on_ports } else { u });
+    }
     if !r.macro_fusible.is_empty() {
         base.macro_fusible = Some(r.macro_fusible.clone());
     }
@@ -79,7 +90,7 @@ pub fn to_measurement(r: &VariantResult, dispatch_width: f64) -> Measurement {
             .contains(&form)
             .then(|| {
                 r.form(form)
-                    .map(|f| form_values(r, f, &base, dispatch_width))
+                    .map(|f| form_values(r, f, &base, dispatch_width, fused_slots))
             })
             .flatten()
     };

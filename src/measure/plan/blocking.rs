@@ -41,10 +41,14 @@ pub struct Blocker {
     pub seq: Vec<Instruction>,
     /// The copy used next to legacy-SSE instructions (VEX.128 keeps the upper state clean).
     pub seq128: Vec<Instruction>,
+    /// Every other copy, where copies must differ (Golden Cove's load blocker alternates
+    /// two addresses: Redwood Cove reads at most two loads a cycle that touch one L1 bank);
+    /// `None`: all copies alike.
+    pub odd: Option<Vec<Instruction>>,
 }
 
 impl Blocker {
-    fn new(ports: &str, domain: Domain, name: &str, seq: Vec<Instruction>) -> Self {
+    pub(super) fn new(ports: &str, domain: Domain, name: &str, seq: Vec<Instruction>) -> Self {
         Blocker {
             ports: ports.into(),
             n_ports: counters_names(ports),
@@ -52,6 +56,25 @@ impl Blocker {
             name: name.into(),
             seq128: seq.clone(),
             seq,
+            odd: None,
+        }
+    }
+
+    /// Copy `i` of the blocker (next to legacy SSE with `legacy`).
+    pub fn copy(&self, i: usize, legacy: bool) -> &[Instruction] {
+        match &self.odd {
+            Some(odd) if i % 2 == 1 => odd,
+            _ if legacy => &self.seq128,
+            _ => &self.seq,
+        }
+    }
+
+    /// Copies in one period of the blocker (2 where they alternate).
+    pub fn period(&self) -> usize {
+        if self.odd.is_some() {
+            2
+        } else {
+            1
         }
     }
 }
@@ -185,15 +208,18 @@ pub fn zen_candidates() -> Vec<Blocker> {
     ]
 }
 
-/// Blocker kernels alone (each must run at 1/|ports| per copy).
+/// Blocker kernels alone, a period each (each must run at 1/|ports| per copy).
 pub fn blocker_specs(blockers: &[Blocker]) -> Vec<Spec> {
     blockers
         .iter()
         .map(|b| {
-            let (ca, cb) = copies_for(b.seq.len(), 1000);
+            let body: Vec<Instruction> = (0..b.period())
+                .flat_map(|i| b.copy(i, false).iter().copied())
+                .collect();
+            let (ca, cb) = copies_for(body.len(), 1000);
             Spec::Unrolled {
                 kernel: Kernel {
-                    body: b.seq.clone(),
+                    body,
                     ..Kernel::default()
                 },
                 copies_a: ca,
@@ -222,8 +248,8 @@ pub fn interference_specs(chosen: &[Blocker]) -> Vec<(usize, usize, Spec, usize,
             let k = 2 * a.n_ports;
             let mut body = Vec::new();
             for _ in 0..4 {
-                for _ in 0..k {
-                    body.extend(a.seq.iter().copied());
+                for i in 0..k {
+                    body.extend(a.copy(i, false).iter().copied());
                 }
                 body.extend(b.seq.iter().copied());
             }
@@ -287,6 +313,9 @@ pub struct Phase2Request {
     pub tp: f64,
     /// Also a filler for these forms (their throughput differs from the base form's).
     pub forms: Vec<(Form, f64)>,
+    /// Fill with NOPs rather than zero idioms (Redwood Cove renames six NOPs a cycle but
+    /// only about 5.3 zero idioms: `setup::Ctx::nop_filler`).
+    pub nop_filler: bool,
 }
 
 /// Dispatch-filler zero idioms per instance for throughput `tp`.
@@ -294,10 +323,10 @@ fn filler_k(tp: f64) -> usize {
     (6.0 * tp).ceil() as usize + 8
 }
 
-fn filler(v: &Variant, insts: &[Instruction], k: usize, form: Form) -> (Spec, Role) {
+fn filler(v: &Variant, insts: &[Instruction], k: usize, form: Form, nop: bool) -> (Spec, Role) {
     // A branch measured under set flags (`not_taken_flags`) gets NOPs, which take a dispatch
     // slot and no port as the zero idiom does, without writing the flags it reads.
-    let fill = if super::not_taken_flags(v).is_some() {
+    let fill = if nop || super::not_taken_flags(v).is_some() {
         Instruction::with(Code::Nopd)
     } else {
         zero_idiom(Register::R13)
@@ -348,11 +377,12 @@ pub fn phase2(
     };
     // Filler: a zero idiom on r13 (reserved: no instance uses it).
     // Two fillers of different length: noise only adds time, the smaller estimate is kept.
-    out.push(filler(v, &insts, filler_k(req.tp), Form::Base));
-    out.push(filler(v, &insts, filler_k(req.tp) + 12, Form::Base));
+    let nop = req.nop_filler;
+    out.push(filler(v, &insts, filler_k(req.tp), Form::Base, nop));
+    out.push(filler(v, &insts, filler_k(req.tp) + 12, Form::Base, nop));
     for (form, tp) in &req.forms {
         if let Some(fi) = form_instances(v, &p, n, *form)? {
-            out.push(filler(v, &fi, filler_k(*tp), *form));
+            out.push(filler(v, &fi, filler_k(*tp), *form, nop));
         }
     }
     // No blocking for gathers and scatters: their mask refill runs on the pipes the FP
@@ -370,8 +400,8 @@ pub fn phase2(
         let kb = bl.n_ports * ((2.0 * req.tp + 1.0).ceil() as usize).max(2);
         let mut body = Vec::new();
         for ins in &insts {
-            for _ in 0..kb {
-                body.extend(if legacy { &bl.seq128 } else { &bl.seq }.iter().copied());
+            for i in 0..kb {
+                body.extend(bl.copy(i, legacy).iter().copied());
             }
             body.push(*ins);
         }

@@ -22,6 +22,7 @@ use super::harness::{Kernel, Spec};
 mod basics;
 mod blocking;
 mod division;
+mod golden_cove;
 mod latency;
 mod regs;
 mod vsib;
@@ -32,6 +33,7 @@ pub use blocking::{
     jcc_table, phase2, phase3, zen_candidates, Blocker, Domain, Phase2Request, JZ_REL8,
 };
 pub use division::div_values;
+pub use golden_cove::golden_cove_candidates;
 pub use regs::MAX_INSTANCES;
 pub use vsib::{is_vsib, refill_cost};
 
@@ -474,6 +476,7 @@ mod tests {
         let req = Phase2Request {
             tp: 0.5,
             forms: vec![],
+            nop_filler: false,
         };
         let plan = phase1(v, &Basics::from_values(&[]))
             .unwrap()
@@ -638,6 +641,7 @@ mod tests {
         let req = Phase2Request {
             tp: 0.5,
             forms: vec![],
+            nop_filler: false,
         };
         let plan = phase2(v, &req, &blockers).unwrap();
         // FP blockers only (no GPR, flags or memory operand).
@@ -758,6 +762,7 @@ mod tests {
             &Phase2Request {
                 tp: 8.0,
                 forms: vec![],
+                nop_filler: false,
             },
             &[],
         )
@@ -775,6 +780,7 @@ mod tests {
             &Phase2Request {
                 tp: 0.25,
                 forms: vec![],
+                nop_filler: false,
             },
             &[],
         )

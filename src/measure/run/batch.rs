@@ -41,8 +41,17 @@ pub(super) fn class_of(v: &Variant) -> VariantClass {
         .sum();
     // The stack slot a PUSH writes or a POP reads.
     let stack_access = u32::from(crate::measure::catalog::skip::plain_push_pop(v.code));
+    // Reads and writes of explicit memory operands (a read-modify-write is both).
+    let mem_ops = || {
+        v.operands.iter().filter(|o| match o.what {
+            OpRef::Explicit(i) => matches!(v.slots.get(i as usize), Some(Slot::Mem { .. })),
+            _ => false,
+        })
+    };
     VariantClass {
         mem_accesses: mem_accesses + stack_access,
+        loads: mem_ops().filter(|o| o.read).count() as u32,
+        stores: mem_ops().filter(|o| o.write).count() as u32,
         int_divide: matches!(v.divide, Some(DivKind::Int(_))),
         branch: v.slots.iter().any(|s| matches!(s, Slot::Rel(_))),
         fence: crate::measure::catalog::skip::is_fence(v.code),
@@ -137,6 +146,7 @@ pub(super) fn measure_batch(
                     &Phase2Request {
                         tp,
                         forms: r.differing_forms(),
+                        nop_filler: ctx.nop_filler,
                     },
                     &usable_blockers,
                 ),

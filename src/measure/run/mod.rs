@@ -286,12 +286,18 @@ fn arch_attributes(
     arch_attrs.insert(
         "method".to_string(),
         format!(
-            "suaca measure: {}; min of {} reps, median of {} processes (up to {} more where they disagree by over {}%: the fastest confirmed value), two unroll counts differenced; uops = dispatch slots inferred with a zero-idiom filler (width {}); {}; macro-fusion from Jcc pairs against the dispatch limit",
+            "suaca measure: {}; min of {} reps, median of {} processes (up to {} more where they disagree by over {}%: the fastest confirmed value), two unroll counts differenced; {} inferred with a {} filler (width {}); {}; macro-fusion from Jcc pairs against the dispatch limit",
             ctx.engine.time_base.describe(),
             config.reps,
             config.processes,
             ctx.engine.extra_processes,
             ctx.engine.agree * 100.0,
+            if ctx.nop_filler {
+                "uops_retire_slots = fused-domain slots, uops = the µops on ports (with a load µop per memory operand read, a store-address and a store-data µop per operand written),"
+            } else {
+                "uops = dispatch slots"
+            },
+            if ctx.nop_filler { "NOP" } else { "zero-idiom" },
             ctx.dispatch,
             ports_how
         ),
@@ -336,7 +342,11 @@ fn output_records(
         rec.archs = vec![ArchRecord {
             name: arch.to_string(),
             attrs: arch_attrs.clone(),
-            measurement: Some(infer::to_measurement(&r, ctx.dispatch)),
+            measurement: Some(infer::to_measurement(
+                &r,
+                ctx.dispatch,
+                ctx.fallback.fused_slots(),
+            )),
         }];
         records.push(rec);
     }

@@ -31,6 +31,9 @@ pub(super) struct Ctx {
     pub port_events: Option<Vec<PortEvent>>,
     /// Blockers found with the counters (Mode B), by port combination.
     pub counter_blockers: Vec<Blocker>,
+    /// Slots are counted with NOPs, not zero idioms (Intel: Redwood Cove renames six NOPs a
+    /// cycle but about 5.3 zero idioms; fused-domain slots, `PortFallback::fused_slots`).
+    pub nop_filler: bool,
 }
 
 /// Per combination, the first candidate whose throughput is 1/|ports| (±3 %).
@@ -142,12 +145,12 @@ pub(super) fn setup(
         engine.last_ratio.unwrap_or(f64::NAN),
         basics
     ));
-    // Blockers: Zen's table; other archs have none in Mode A (ports then come from counters
-    // or the arch description).
-    let candidates = if arch.starts_with("ZEN") {
-        plan::zen_candidates()
-    } else {
-        Vec::new()
+    // Blockers: Zen's table, Golden and Redwood Cove's; other archs have none in Mode A
+    // (ports then come from counters or the arch description).
+    let candidates = match arch {
+        a if a.starts_with("ZEN") => plan::zen_candidates(),
+        "ADL-P" | "MTL-P" => plan::golden_cove_candidates(),
+        _ => Vec::new(),
     };
     let (blockers, notes) = choose_blockers(&mut engine, &candidates)?;
     for n in &notes {
@@ -162,10 +165,11 @@ pub(super) fn setup(
             usable: *ok,
         })
         .collect();
-    let dispatch = dispatch_width(&mut engine)?;
     let fallback = crate::uarch::load(arch)
         .map(|a| PortFallback::from_arch(&a))
         .unwrap_or_default();
+    let nop_filler = fallback.fused_slots();
+    let dispatch = dispatch_width(&mut engine, nop_filler)?;
     let (port_events, counter_blockers) = port_counter_mode(&mut engine, arch, progress)?;
     Ok(Ctx {
         engine,
@@ -176,6 +180,7 @@ pub(super) fn setup(
         fallback,
         port_events,
         counter_blockers,
+        nop_filler,
     })
 }
 
@@ -190,9 +195,16 @@ fn choose_blockers(
     let mut blockers = Vec::new();
     if !candidates.is_empty() {
         let specs = plan::blocker_specs(candidates);
+        // Per copy: a kernel's body is one period of its blocker.
+        let per_copy = |i: usize, t: f64| t / candidates[i].period() as f64;
         let tps = measure_min(engine, &specs, |i, t| {
-            (t * candidates[i].n_ports as f64 - 1.0).abs() <= 0.03
+            (per_copy(i, t) * candidates[i].n_ports as f64 - 1.0).abs() <= 0.03
         })?;
+        let tps: Vec<Option<f64>> = tps
+            .iter()
+            .enumerate()
+            .map(|(i, t)| t.map(|t| per_copy(i, t)))
+            .collect();
         for (b, t) in candidates.iter().zip(&tps) {
             notes.push(format!(
                 "candidate {} for {}: {}",
@@ -230,8 +242,9 @@ fn choose_blockers(
     Ok((blockers, notes))
 }
 
-/// Macro-ops dispatched per cycle, from six independent zero idioms (the µop filler's rate).
-fn dispatch_width(engine: &mut Engine) -> Result<f64, MeasureError> {
+/// Macro-ops dispatched per cycle, from six independent zero idioms or six NOPs (the µop
+/// filler's rate).
+fn dispatch_width(engine: &mut Engine, nop: bool) -> Result<f64, MeasureError> {
     let xs: Vec<Instruction> = [
         Register::EAX,
         Register::ECX,
@@ -241,7 +254,13 @@ fn dispatch_width(engine: &mut Engine) -> Result<f64, MeasureError> {
         Register::EDI,
     ]
     .iter()
-    .map(|r| r2(Code::Xor_r32_rm32, *r, *r))
+    .map(|r| {
+        if nop {
+            Instruction::with(Code::Nopd)
+        } else {
+            r2(Code::Xor_r32_rm32, *r, *r)
+        }
+    })
     .collect();
     let d = engine.measure(&[tp_spec(xs, vec![], vec![])])?;
     let dispatch = d[0].value().map(|t| (6.0 / t).round()).unwrap_or(6.0);

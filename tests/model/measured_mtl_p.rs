@@ -1,0 +1,92 @@
+//! The MTL-P supplement (`data/measured/MTL-P.xml.zst`): our own measurements of the AVX-512
+//! forms uops.info's MTL-P data lacks, taken on the Intel host (a Redwood Cove server core).
+//! Every port group is one MTL-P's description can simulate, every record is counted in
+//! fused-domain slots with `uops` the µops on ports, and key forms read as measured. With
+//! `../shared`, none of its forms is in uops.info's MTL-P records (a supplement only fills).
+#![forbid(unsafe_code)]
+
+use crate::common::{bhive_dev, root};
+
+use suaca::uopsxml::{read_file, ArchFilter, InstrRecord, MeasureValues};
+
+fn records() -> Vec<InstrRecord> {
+    read_file(
+        &root().join("data/measured/MTL-P.xml.zst"),
+        &ArchFilter::default(),
+    )
+    .expect("the supplement reads")
+}
+
+fn base<'a>(recs: &'a [InstrRecord], string: &str) -> &'a MeasureValues {
+    let r = recs.iter().find(|r| r.string == string).expect(string);
+    &r.archs[0].measurement.as_ref().expect("measured").base
+}
+
+#[test]
+fn every_form_has_mtl_p_ports_and_fused_slots() {
+    let mtl = suaca::uarch::load("MTL-P").unwrap();
+    let recs = records();
+    assert!(recs.len() >= 35, "{}", recs.len());
+    for r in &recs {
+        assert_eq!(r.archs.len(), 1, "{}", r.string);
+        assert_eq!(r.archs[0].name, "MTL-P", "{}", r.string);
+        let m = &r.archs[0].measurement.as_ref().expect("measured").base;
+        let slots = m
+            .uops_retire_slots
+            .unwrap_or_else(|| panic!("{}", r.string));
+        assert!(slots >= 1, "{}", r.string);
+        if let Some(p) = &m.ports {
+            let on_ports: u32 = p.groups.iter().map(|g| g.count).sum();
+            assert_eq!(m.uops, Some(on_ports), "{}", r.string);
+            for g in &p.groups {
+                assert!(mtl.port_mask(g).is_some(), "{}: {g:?}", r.string);
+            }
+        }
+    }
+}
+
+/// As measured on the Intel host (CPUID family 6 model 167, 2026-11-28, `suaca measure
+/// --filter … --arch MTL-P`, three runs alike): permutes on port 5, loads on the load ports,
+/// stores as an address and a data µop, in one slot each.
+#[test]
+fn key_forms_read_as_measured() {
+    let recs = records();
+    let ports = |s: &str| {
+        base(&recs, s)
+            .ports
+            .as_ref()
+            .map(|p| p.to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(ports("VPERMT2PS (YMM, YMM, YMM)"), "1*p5");
+    assert_eq!(
+        base(&recs, "VPERMT2PS (YMM, YMM, YMM)").tp_unrolled,
+        Some(1.0)
+    );
+    assert_eq!(ports("VMOVDQU8 (YMM, M256)"), "1*p23A");
+    assert_eq!(ports("VPOPCNTQ (YMM, M256)"), "1*p23A+1*p5");
+    assert_eq!(
+        base(&recs, "VPOPCNTQ (YMM, M256)").uops_retire_slots,
+        Some(1)
+    );
+    let store = ports("VMOVDQU8 (M256, YMM)");
+    assert!(store == "1*p49+1*p78", "{store}");
+    assert_eq!(ports("KMOVB (K, K)"), "1*p0");
+}
+
+#[test]
+fn uops_info_has_none_of_its_forms() {
+    let Some((xml, _)) = bhive_dev() else {
+        return;
+    };
+    let ours: std::collections::BTreeSet<String> =
+        records().into_iter().map(|r| r.string).collect();
+    let theirs = read_file(&xml, &ArchFilter::only(["MTL-P"])).expect("uops.info XML");
+    let shared: Vec<&str> = theirs
+        .iter()
+        .filter(|r| r.archs.iter().any(|a| a.measurement.is_some()))
+        .map(|r| r.string.as_str())
+        .filter(|s| ours.contains(*s))
+        .collect();
+    assert!(shared.is_empty(), "{shared:?}");
+}
