@@ -250,6 +250,11 @@ pub struct Memory {
     /// common bank of different lines (Sandy Bridge, Ivy Bridge: 16, bank = address bits
     /// 5:2); absent: no bank conflicts.
     pub l1_banks_per_line: Option<u32>,
+    /// Loads a cycle that one L1 bank (`l1_banks_per_line`) serves, whatever their lines:
+    /// loads touching a common bank share that many load ports (Redwood Cove: 2 of its 3;
+    /// loads of one address count). Absent: Sandy Bridge's rule, loads of different lines
+    /// that touch a common bank read one a cycle.
+    pub l1_loads_per_bank: Option<u32>,
     /// Page walks the core keeps in flight at once (Skylake: 2); absent: one at a time.
     /// Only a harness's page cost uses it (`--harness bhive`, docs/model.md "The
     /// measurement harness's values").

@@ -118,3 +118,21 @@ fn our_measurements_fill_the_avx512_forms_of_mtl_p() {
         "{adl:?}"
     );
 }
+
+/// Six loads of `[rdi]`, then the same alternating `[rdi]` and `[rdi+8]`: Golden Cove's
+/// three load ports read three a cycle (2.00 a pass on ADL-P, which has no bank rule).
+/// Redwood Cove's L1 bank serves two loads a cycle whatever their lines
+/// (`memory.l1_loads_per_bank`, measured with testdata/asm/load_banks.s: one address 30.2
+/// cycles for 60 loads, offsets 0 and 8 20.0): one address 3.00, two banks 2.00.
+#[test]
+fn an_l1_bank_serves_two_loads_a_cycle_on_redwood_cove() {
+    let one_address = "488b07488b0f488b17488b1f488b37488b07";
+    let two_banks = "488b07488b4f08488b17488b5f08488b37488b4708";
+    assert!(near(throughput("ADL-P", one_address), 2.0));
+    assert!(near(throughput("MTL-P", one_address), 3.0));
+    assert!(near(throughput("MTL-P", two_banks), 2.0));
+    assert!(near(
+        throughput_with("MTL-P", one_address, &["--no-bank-conflicts"]),
+        2.0
+    ));
+}

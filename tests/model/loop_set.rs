@@ -326,9 +326,9 @@ fn loop_accuracy_guard() {
 /// supplement), so that every loop has data (issue #14 item 2). Measured (the set of
 /// 2026-11-28, 487 measured loops, `scripts/loop_accuracy.sh --arch MTL-P --csv
 /// data/measured/MTL-P_loops.csv --xml ../shared/data/uops/instructions.xml.zst`): suaca
-/// MAPE 4.44%, median APE 0.6%, Kendall's tau 0.936, coverage 100% (without the supplement
-/// 4.17% / 0.936 over the 93.0% without AVX-512 forms); llvm-mca-19 -mcpu=meteorlake 34.1%,
-/// 14.9%, 0.754.
+/// MAPE 4.43%, median APE 0.7%, Kendall's tau 0.936, coverage 100% (the 453 loops without
+/// AVX-512 forms 4.17% / 0.936, the 34 with 7.98% / 0.891); llvm-mca-19 -mcpu=meteorlake
+/// 34.1%, 14.9%, 0.754.
 #[test]
 fn mtl_p_loop_accuracy_guard() {
     let Some((xml, _)) = common::bhive_dev() else {

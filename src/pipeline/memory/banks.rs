@@ -1,9 +1,11 @@
-//! L1 bank conflicts (Sandy Bridge, Ivy Bridge; `memory.l1_banks_per_line`; docs/model.md,
-//! "L1 bank conflicts"): the L1 line is split into banks (16 of 4 bytes), a load uses every
-//! bank it overlaps, and two loads in one cycle that touch a common bank of *different*
-//! lines cannot both read. Loads of one iteration that conflict so are found here from
-//! their addresses; each such group then reads through one load port, one load a cycle
-//! (a resource, not an order: the loads keep their own inputs).
+//! L1 bank conflicts (`memory.l1_banks_per_line`; docs/model.md, "L1 bank conflicts"): the
+//! L1 line is split into banks (16 of 4 bytes) and a load uses every bank it overlaps. On
+//! Sandy Bridge and Ivy Bridge two loads in one cycle that touch a common bank of
+//! *different* lines cannot both read; on Redwood Cove a bank serves two loads a cycle,
+//! lines alike (`memory.l1_loads_per_bank`). Loads of one iteration that conflict so are
+//! found here from their addresses; each such group then reads through as many load ports
+//! as a bank serves loads a cycle (a resource, not an order: the loads keep their own
+//! inputs).
 
 use std::collections::HashMap;
 
@@ -23,8 +25,8 @@ struct Place<'a> {
     size: i64,
 }
 
-/// The load port each line of a conflict group reads through (groups spread over the
-/// arch's load ports in turn).
+/// The load ports each line of a conflict group reads through: as many as a bank serves
+/// loads a cycle, the groups spread over the arch's load ports in turn.
 pub fn ports(
     instrs: &[Instr],
     path: &[usize],
@@ -36,10 +38,13 @@ pub fn ports(
     if load_ports.is_empty() {
         return out;
     }
+    let per_group = arch.memory.l1_loads_per_bank.unwrap_or(1) as usize;
     for (g, group) in conflict_groups(instrs, path, map, arch).iter().enumerate() {
-        let port = PortMask::single(load_ports[g % load_ports.len()]);
+        let ports = (0..per_group.min(load_ports.len()))
+            .map(|k| PortMask::single(load_ports[(g + k) % load_ports.len()]))
+            .fold(PortMask::EMPTY, PortMask::union);
         for &pos in group {
-            out.insert(path[pos], port);
+            out.insert(path[pos], ports);
         }
     }
     out
@@ -97,11 +102,14 @@ pub fn conflict_groups(
         let last = (p.at + p.size - 1).rem_euclid(64) / bank_bytes;
         (first, last.max(first))
     };
+    // Sandy Bridge: only different lines conflict; a bank that serves several loads a
+    // cycle is shared by any that touch it.
+    let any_line = arch.memory.l1_loads_per_bank.is_some();
     let conflict = |a: &Place, b: &Place| {
         let ((a0, a1), (b0, b1)) = (banks_of(a), banks_of(b));
         a.pos != b.pos
             && a.origins == b.origins
-            && line_of(a.at) != line_of(b.at)
+            && (any_line || line_of(a.at) != line_of(b.at))
             && a0 <= b1
             && b0 <= a1
     };
@@ -163,5 +171,29 @@ mod tests {
         // Different base registers: their distance is unknown, no conflict assumed.
         let two_bases = [0x48, 0x8b, 0x07, 0x48, 0x8b, 0x5e, 0x40];
         assert!(groups(&two_bases, "IVB").is_empty());
+    }
+
+    /// Redwood Cove: a bank serves two loads a cycle, lines alike, so loads of one bank form
+    /// a group whether their lines differ or not, and the group reads through two ports.
+    #[test]
+    fn redwood_cove_groups_a_bank_over_any_lines_on_two_ports() {
+        let code = [
+            0x48, 0x8b, 0x07, // mov rax, [rdi]
+            0x48, 0x8b, 0x5f, 0x40, // mov rbx, [rdi+64]
+            0x48, 0x8b, 0x4f, 0x08, // mov rcx, [rdi+8]
+            0x48, 0x8b, 0x57, 0x02, // mov rdx, [rdi+2]: bank 0 of the first line
+        ];
+        assert_eq!(groups(&code, "MTL-P"), vec![vec![0, 1, 2, 3]]);
+        assert!(
+            groups(&code, "ADL-P").is_empty(),
+            "not measured on Golden Cove"
+        );
+        let instrs = decode_bytes(&code[..7], 0).expect("decodes");
+        let refs: Vec<&Instr> = instrs.iter().collect();
+        let map = AddressMap::build_in(&refs, None);
+        let mtl = crate::uarch::load("MTL-P").expect("arch");
+        let by_line = ports(&instrs, &[0, 1], &map, &mtl);
+        assert_eq!(by_line[&0].iter().count(), 2);
+        assert_eq!(by_line[&0], by_line[&1]);
     }
 }
