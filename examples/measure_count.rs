@@ -28,8 +28,7 @@ fn main() {
             v,
             &Phase2Request {
                 tp: 0.5,
-                forms: vec![],
-                nop_filler: false,
+                ..Phase2Request::default()
             },
             &blockers,
         )

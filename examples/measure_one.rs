@@ -13,8 +13,7 @@ fn main() {
     let blockers: Vec<(Blocker, bool)> = zen_candidates().into_iter().map(|b| (b, true)).collect();
     let req = Phase2Request {
         tp,
-        forms: vec![],
-        nop_filler: false,
+        ..Phase2Request::default()
     };
     let p2 = match std::env::var("PHASE").as_deref() {
         Ok("1") => phase1(v, &Basics::from_values(&[])).unwrap(),

@@ -12,8 +12,7 @@ fn main() {
     let blockers: Vec<(Blocker, bool)> = zen_candidates().into_iter().map(|b| (b, true)).collect();
     let req = Phase2Request {
         tp: 0.5,
-        forms: vec![],
-        nop_filler: false,
+        ..Phase2Request::default()
     };
     let p2 = phase2(v, &req, &blockers).unwrap();
     let p3 = phase3(v, 0.5).unwrap_or_default();

@@ -29,7 +29,7 @@ use crate::uopsxml::{ArchFilter, InstrReader};
 use super::checksum::checksum;
 use super::directory::{DirectoryBuilder, KeyKind};
 use super::layout::{self, ArchFile, Blob, Header, TableBuilder};
-use super::{DataSource, DatasetError};
+use super::{DataSource, DatasetError, EmbeddedData};
 
 const MANIFEST: &str = "archs.bin";
 
@@ -54,22 +54,20 @@ pub(crate) enum Probe<T> {
     Corrupt(String),
 }
 
+/// The key of data compiled into the binary: its name and a hash of its bytes.
+fn compiled_in_key(kind: &str, e: &EmbeddedData) -> SourceKey {
+    SourceKey {
+        id: format!("{kind}:{}", e.name),
+        size: e.zstd_xml.len() as u64,
+        mtime_ns: 0,
+        content: checksum(e.zstd_xml),
+    }
+}
+
 pub(crate) fn source_key(source: &DataSource) -> Result<SourceKey, DatasetError> {
     match source {
-        DataSource::Embedded(e) | DataSource::Supplement(e) => Ok(SourceKey {
-            id: format!(
-                "{}:{}",
-                if matches!(source, DataSource::Embedded(_)) {
-                    "embedded"
-                } else {
-                    "supplement"
-                },
-                e.name
-            ),
-            size: e.zstd_xml.len() as u64,
-            mtime_ns: 0,
-            content: checksum(e.zstd_xml),
-        }),
+        DataSource::Embedded(e) => Ok(compiled_in_key("embedded", e)),
+        DataSource::Supplement(e) => Ok(compiled_in_key("supplement", e)),
         _ => {
             let path = source.path().unwrap_or(Path::new(""));
             let io_err = |e| DatasetError::Io {

@@ -256,17 +256,12 @@ impl PortFallback {
             .filter(|(c, _)| Some(c.as_str()) == self.group(PortRole::Load))
             .map(|(_, n)| *n)
             .sum();
-        let parts: Vec<(PortRole, u32)> = if class.branch {
-            vec![(PortRole::Branch, missing)]
-        } else if class.int_divide {
-            vec![(PortRole::Divider, missing)]
-        } else if class.fp_divide {
-            vec![(PortRole::FpDivider, missing)]
-        } else if class.vector {
-            vec![(PortRole::Vector, missing)]
-        } else {
-            let agu = class.mem_accesses.saturating_sub(on_agu).min(missing);
-            vec![(PortRole::Load, agu), (PortRole::Alu, missing - agu)]
+        let parts: Vec<(PortRole, u32)> = match execution_role(class) {
+            PortRole::Alu => {
+                let agu = class.mem_accesses.saturating_sub(on_agu).min(missing);
+                vec![(PortRole::Load, agu), (PortRole::Alu, missing - agu)]
+            }
+            role => vec![(role, missing)],
         };
         for (role, n) in parts {
             if let Some(g) = self.group(role) {
@@ -310,20 +305,25 @@ impl PortFallback {
         if covered >= slots || at_dispatch_limit {
             return;
         }
-        let role = if class.branch {
-            PortRole::Branch
-        } else if class.int_divide {
-            PortRole::Divider
-        } else if class.fp_divide {
-            PortRole::FpDivider
-        } else if class.vector {
-            PortRole::Vector
-        } else {
-            PortRole::Alu
-        };
-        if let Some(g) = self.group(role) {
+        if let Some(g) = self.group(execution_role(class)) {
             add_default(r, g, slots - covered);
         }
+    }
+}
+
+/// The role whose ports take a variant's µops that the fit left without ports (besides
+/// memory µops).
+fn execution_role(class: VariantClass) -> PortRole {
+    if class.branch {
+        PortRole::Branch
+    } else if class.int_divide {
+        PortRole::Divider
+    } else if class.fp_divide {
+        PortRole::FpDivider
+    } else if class.vector {
+        PortRole::Vector
+    } else {
+        PortRole::Alu
     }
 }
 

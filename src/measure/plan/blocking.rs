@@ -79,6 +79,19 @@ impl Blocker {
     }
 }
 
+/// A blocker of one vector instruction `ymm15, ymm14, ymm14` (`xmm15, xmm14, xmm14` next to
+/// legacy SSE, which the 128-bit VEX form keeps clean), `xmm` none: the ymm form there too.
+pub(super) fn vector_blocker(ports: &str, name: &str, ymm: Code, xmm: Option<Code>) -> Blocker {
+    let three = |c: Code, d: Register, s: Register| {
+        Instruction::with3(c, d, s, s).expect("a three-register vector blocker")
+    };
+    let wide = three(ymm, Register::YMM15, Register::YMM14);
+    Blocker {
+        seq128: vec![xmm.map_or(wide, |c| three(c, Register::XMM15, Register::XMM14))],
+        ..Blocker::new(ports, Domain::Fp, name, vec![wide])
+    }
+}
+
 /// Candidate blockers for Zen (2–5): FP pipes in uops.info's notation; integer ALUs and AGUs
 /// in ours (`ALU0123`, `ALU1` multiply, `ALU12` shifts, `ALU03` conditional moves/SETcc,
 /// `AGU012`; which two ALUs hold the shifts is a naming convention: the measurements fix only
@@ -86,12 +99,6 @@ impl Blocker {
 ///
 /// Long: a table, one entry per candidate blocker.
 pub fn zen_candidates() -> Vec<Blocker> {
-    let y = |c: Code| {
-        Instruction::with3(c, Register::YMM15, Register::YMM14, Register::YMM14).expect("blocker")
-    };
-    let x = |c: Code| {
-        Instruction::with3(c, Register::XMM15, Register::XMM14, Register::XMM14).expect("blocker")
-    };
     let shuf =
         |c: Code, a: Register, b: Register| Instruction::with3(c, a, b, 0x1bu32).expect("blocker");
     let fp = |ports: &str, name: &str, i: Instruction, i128: Instruction| Blocker {
@@ -108,11 +115,11 @@ pub fn zen_candidates() -> Vec<Blocker> {
         Instruction::with3(c, a, b, d).expect("blocker")
     };
     vec![
-        fp(
+        vector_blocker(
             "FP01",
             "vmulpd",
-            y(Code::VEX_Vmulpd_ymm_ymm_ymmm256),
-            x(Code::VEX_Vmulpd_xmm_xmm_xmmm128),
+            Code::VEX_Vmulpd_ymm_ymm_ymmm256,
+            Some(Code::VEX_Vmulpd_xmm_xmm_xmmm128),
         ),
         fp(
             "FP12",
@@ -128,29 +135,29 @@ pub fn zen_candidates() -> Vec<Blocker> {
                 Register::XMM14,
             ),
         ),
-        fp(
+        vector_blocker(
             "FP12",
             "vpshufb",
-            y(Code::VEX_Vpshufb_ymm_ymm_ymmm256),
-            x(Code::VEX_Vpshufb_xmm_xmm_xmmm128),
+            Code::VEX_Vpshufb_ymm_ymm_ymmm256,
+            Some(Code::VEX_Vpshufb_xmm_xmm_xmmm128),
         ),
-        fp(
+        vector_blocker(
             "FP12",
             "vpunpcklqdq",
-            y(Code::VEX_Vpunpcklqdq_ymm_ymm_ymmm256),
-            x(Code::VEX_Vpunpcklqdq_xmm_xmm_xmmm128),
+            Code::VEX_Vpunpcklqdq_ymm_ymm_ymmm256,
+            Some(Code::VEX_Vpunpcklqdq_xmm_xmm_xmmm128),
         ),
-        fp(
+        vector_blocker(
             "FP23",
             "vaddpd",
-            y(Code::VEX_Vaddpd_ymm_ymm_ymmm256),
-            x(Code::VEX_Vaddpd_xmm_xmm_xmmm128),
+            Code::VEX_Vaddpd_ymm_ymm_ymmm256,
+            Some(Code::VEX_Vaddpd_xmm_xmm_xmmm128),
         ),
-        fp(
+        vector_blocker(
             "FP0123",
             "vpor",
-            y(Code::VEX_Vpor_ymm_ymm_ymmm256),
-            x(Code::VEX_Vpor_xmm_xmm_xmmm128),
+            Code::VEX_Vpor_ymm_ymm_ymmm256,
+            Some(Code::VEX_Vpor_xmm_xmm_xmmm128),
         ),
         int(
             "ALU0123",

@@ -10,55 +10,44 @@
 
 use iced_x86::{Code, Instruction, MemoryOperand, Register};
 
-use super::blocking::{Blocker, Domain};
+use super::blocking::{vector_blocker, Blocker, Domain};
 
 /// The candidates, one per combination.
 pub fn golden_cove_candidates() -> Vec<Blocker> {
-    let y3 = |c: Code| {
-        Instruction::with3(c, Register::YMM15, Register::YMM14, Register::YMM14).expect("blocker")
-    };
-    let x3 = |c: Code| {
-        Instruction::with3(c, Register::XMM15, Register::XMM14, Register::XMM14).expect("blocker")
-    };
-    let fp = |ports: &str, name: &str, i: Instruction, i128: Instruction| Blocker {
-        seq128: vec![i128],
-        ..Blocker::new(ports, Domain::Fp, name, vec![i])
-    };
     let r13 = Register::R13;
     let r14 = Register::R14;
-    let movmsk = |c: Code, src: Register| Instruction::with2(c, Register::R13D, src);
+    let movmsk =
+        |c: Code, src: Register| Instruction::with2(c, Register::R13D, src).expect("vpmovmskb");
     vec![
-        fp(
-            "p0",
-            "vpmovmskb r13d, ymm14",
-            movmsk(Code::VEX_Vpmovmskb_r32_ymm, Register::YMM14).expect("blocker"),
-            movmsk(Code::VEX_Vpmovmskb_r32_xmm, Register::XMM14).expect("blocker"),
-        ),
+        Blocker {
+            seq128: vec![movmsk(Code::VEX_Vpmovmskb_r32_xmm, Register::XMM14)],
+            ..Blocker::new(
+                "p0",
+                Domain::Fp,
+                "vpmovmskb r13d, ymm14",
+                vec![movmsk(Code::VEX_Vpmovmskb_r32_ymm, Register::YMM14)],
+            )
+        },
         // VPERMD has no 128-bit form; next to legacy SSE the 256-bit one runs (an upper
         // state penalty shows as a failed check, not as a wrong port).
-        fp(
-            "p5",
-            "vpermd",
-            y3(Code::VEX_Vpermd_ymm_ymm_ymmm256),
-            y3(Code::VEX_Vpermd_ymm_ymm_ymmm256),
-        ),
-        fp(
+        vector_blocker("p5", "vpermd", Code::VEX_Vpermd_ymm_ymm_ymmm256, None),
+        vector_blocker(
             "p01",
             "vmulpd",
-            y3(Code::VEX_Vmulpd_ymm_ymm_ymmm256),
-            x3(Code::VEX_Vmulpd_xmm_xmm_xmmm128),
+            Code::VEX_Vmulpd_ymm_ymm_ymmm256,
+            Some(Code::VEX_Vmulpd_xmm_xmm_xmmm128),
         ),
-        fp(
+        vector_blocker(
             "p15",
             "vaddpd",
-            y3(Code::VEX_Vaddpd_ymm_ymm_ymmm256),
-            x3(Code::VEX_Vaddpd_xmm_xmm_xmmm128),
+            Code::VEX_Vaddpd_ymm_ymm_ymmm256,
+            Some(Code::VEX_Vaddpd_xmm_xmm_xmmm128),
         ),
-        fp(
+        vector_blocker(
             "p015",
             "vpor",
-            y3(Code::VEX_Vpor_ymm_ymm_ymmm256),
-            x3(Code::VEX_Vpor_xmm_xmm_xmmm128),
+            Code::VEX_Vpor_ymm_ymm_ymmm256,
+            Some(Code::VEX_Vpor_xmm_xmm_xmmm128),
         ),
         Blocker::new(
             "p1",

@@ -475,8 +475,7 @@ mod tests {
         let v = find(&c, "JNZ (Rel8)");
         let req = Phase2Request {
             tp: 0.5,
-            forms: vec![],
-            nop_filler: false,
+            ..Phase2Request::default()
         };
         let plan = phase1(v, &Basics::from_values(&[]))
             .unwrap()
@@ -640,8 +639,7 @@ mod tests {
             zen_candidates().into_iter().map(|b| (b, true)).collect();
         let req = Phase2Request {
             tp: 0.5,
-            forms: vec![],
-            nop_filler: false,
+            ..Phase2Request::default()
         };
         let plan = phase2(v, &req, &blockers).unwrap();
         // FP blockers only (no GPR, flags or memory operand).
@@ -761,8 +759,7 @@ mod tests {
             d,
             &Phase2Request {
                 tp: 8.0,
-                forms: vec![],
-                nop_filler: false,
+                ..Phase2Request::default()
             },
             &[],
         )
@@ -779,8 +776,7 @@ mod tests {
             v,
             &Phase2Request {
                 tp: 0.25,
-                forms: vec![],
-                nop_filler: false,
+                ..Phase2Request::default()
             },
             &[],
         )
