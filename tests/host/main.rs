@@ -5,5 +5,6 @@
 mod common;
 
 mod measure_accuracy;
+mod measure_golden_cove;
 mod measure_harness;
 mod profile_cli;
