@@ -29,8 +29,6 @@ pub struct Predictor {
     model: ArchModel,
     /// The arch predicted (`ZEN4`, `ZEN3`, ...).
     pub arch: String,
-    /// The strings of the forms a supplement of our own measurements added.
-    own: std::collections::BTreeSet<String>,
 }
 
 /// suaca's answer for one loop.
@@ -59,20 +57,10 @@ impl Predictor {
             .collect();
         let mut loaded = batch::load_models(&[arch], &sources, cache);
         let key = batch::LoadedModels::key(arch);
-        // The forms the supplement added (the data was just loaded: the cache is warm).
-        let own = dataset::load_first(&sources, &key, cache)
-            .map(|d| {
-                d.supplemented_records()
-                    .iter()
-                    .map(|r| r.string.clone())
-                    .collect()
-            })
-            .unwrap_or_default();
         match loaded.models.remove(&key) {
             Some(model) => Ok(Predictor {
                 model,
                 arch: arch.to_string(),
-                own,
             }),
             None => Err(loaded
                 .failed
@@ -105,7 +93,10 @@ impl Predictor {
             .map_err(|e| e.to_string())?;
         let run = r.runs.first().ok_or("the analysis made no run")?;
         Ok(Prediction {
-            own_data: descs.iter().flatten().any(|d| self.own.contains(&d.string)),
+            own_data: descs
+                .iter()
+                .flatten()
+                .any(|d| self.model.own_forms.contains(&d.string)),
             cycles: run.throughput,
             bottleneck: batch::Bottleneck::of(&r.bounds, run.throughput)
                 .0

@@ -17,6 +17,9 @@ pub struct ArchModel {
     pub machine: Machine,
     /// The instruction database of the arch.
     pub db: InstrDb,
+    /// The strings of the forms whose data is suaca's own measurement, which a supplement
+    /// added under the source (`dataset::DataSource::Supplement`).
+    pub own_forms: std::collections::BTreeSet<String>,
 }
 
 impl ArchModel {
@@ -25,6 +28,11 @@ impl ArchModel {
         ArchModel {
             machine: Machine::of(arch),
             db: InstrDb::for_arch(data.records(), arch),
+            own_forms: data
+                .supplemented_records()
+                .iter()
+                .map(|r| r.string.clone())
+                .collect(),
         }
     }
 
