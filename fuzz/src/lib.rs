@@ -73,6 +73,7 @@ impl Pipeline {
             model: ArchModel {
                 machine: Machine::of(&arch),
                 db,
+                own_forms: Default::default(),
             },
         }
     }
