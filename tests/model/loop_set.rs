@@ -326,8 +326,8 @@ fn loop_accuracy_guard() {
 /// supplement), so that every loop has data (issue #14 item 2). Measured (the set of
 /// 2026-11-28, 487 measured loops, `scripts/loop_accuracy.sh --arch MTL-P --csv
 /// data/measured/MTL-P_loops.csv --xml ../shared/data/uops/instructions.xml.zst`): suaca
-/// MAPE 4.43%, median APE 0.7%, Kendall's tau 0.936, coverage 100% (the 453 loops without
-/// AVX-512 forms 4.17% / 0.936, the 34 with 7.98% / 0.891); llvm-mca-19 -mcpu=meteorlake
+/// MAPE 4.25%, median APE 0.7%, Kendall's tau 0.937, coverage 100% (the 453 loops without
+/// AVX-512 forms 4.17% / 0.936, the 34 with 5.31% / 0.927); llvm-mca-19 -mcpu=meteorlake
 /// 34.1%, 14.9%, 0.754.
 #[test]
 fn mtl_p_loop_accuracy_guard() {
@@ -337,7 +337,7 @@ fn mtl_p_loop_accuracy_guard() {
     let m = suaca_metrics(&measured_mtl_p_loops(), "MTL-P", Some(xml));
     assert!(m.blocks >= 480, "{m:?}");
     assert!(m.coverage() >= 0.999, "{m:?}");
-    assert!(m.mape <= 0.047, "MAPE {}: {m:?}", m.mape);
+    assert!(m.mape <= 0.045, "MAPE {}: {m:?}", m.mape);
     assert!(m.kendall_tau.unwrap_or(0.0) >= 0.93, "{m:?}");
 }
 

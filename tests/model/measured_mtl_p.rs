@@ -47,7 +47,7 @@ fn every_form_has_mtl_p_ports_and_fused_slots() {
 
 /// As measured on the Intel host (CPUID family 6 model 167, 2026-11-28, `suaca measure
 /// --filter … --arch MTL-P`, three runs alike): permutes on port 5, loads on the load ports,
-/// stores as an address and a data µop, in one slot each.
+/// stores as an address and a data µop, in one slot each; gathers and scatters by element.
 #[test]
 fn key_forms_read_as_measured() {
     let recs = records();
@@ -72,6 +72,11 @@ fn key_forms_read_as_measured() {
     let store = ports("VMOVDQU8 (M256, YMM)");
     assert!(store == "1*p49+1*p78", "{store}");
     assert_eq!(ports("KMOVB (K, K)"), "1*p0");
+    // Gathers and scatters are not blocked: a load, or a store-address and a store-data
+    // µop, for each element.
+    assert_eq!(ports("VGATHERDPD (YMM, K, VSIB_XMM)"), "4*p23A");
+    assert_eq!(ports("VPGATHERDD (YMM, K, VSIB_YMM)"), "8*p23A");
+    assert_eq!(ports("VSCATTERDPS (VSIB_YMM, K, YMM)"), "8*p49+8*p78");
 }
 
 #[test]

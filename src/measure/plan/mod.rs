@@ -35,7 +35,7 @@ pub use blocking::{
 pub use division::div_values;
 pub use golden_cove::golden_cove_candidates;
 pub use regs::MAX_INSTANCES;
-pub use vsib::{is_vsib, refill_cost};
+pub use vsib::{is_vsib, refill_cost, vsib_elements};
 
 use regs::{assign, build, max_instances, pools, zero_idiom, Pools};
 

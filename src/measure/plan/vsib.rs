@@ -30,6 +30,31 @@ fn is_gather(v: &Variant) -> bool {
     is_vsib(v) && matches!(v.slots.first(), Some(Slot::Reg(_)))
 }
 
+/// Elements a gather loads or a scatter stores: the fewer of the data register's and the
+/// index register's lanes (`vgatherdpd ymm, [xmm]`: 4 qwords by 4 dword indexes).
+pub fn vsib_elements(v: &Variant) -> u32 {
+    let Some(index) = v.slots.iter().find_map(|s| match s {
+        Slot::Vsib(c) => Some(*c),
+        _ => None,
+    }) else {
+        return 0;
+    };
+    let data = v.slots.iter().find_map(|s| match s {
+        Slot::Reg(c) if c.is_vec() => Some(*c),
+        _ => None,
+    });
+    let mnemonic = format!("{:?}", v.code.mnemonic()).to_ascii_lowercase();
+    let data_bits = if mnemonic.ends_with("pd") || mnemonic.ends_with('q') {
+        64
+    } else {
+        32
+    };
+    let index_bits = if dword_index(v) { 32 } else { 64 };
+    let lanes = |c: RegClass, bits: u32| c.width() / bits;
+    let by_index = lanes(index, index_bits);
+    data.map_or(by_index, |d| by_index.min(lanes(d, data_bits)))
+}
+
 /// Refill instructions per instance (counted out of the µop filler).
 pub fn refills(v: &Variant) -> usize {
     usize::from(is_vsib(v))
@@ -422,5 +447,23 @@ mod tests {
         assert!(plan.iter().all(|(_, r)| matches!(r, Role::Tp { .. })));
         assert_eq!(refills(scatter), 1);
         assert!(breaker_body(scatter, &[]).is_none());
+    }
+
+    /// A gather loads, a scatter stores, the fewer of its data and index lanes.
+    #[test]
+    fn elements_are_the_fewer_lanes() {
+        let c = catalog();
+        let by_name = |name: &str| {
+            c.variants
+                .iter()
+                .find(|v| v.record.string.starts_with(name))
+                .unwrap_or_else(|| panic!("{name}"))
+        };
+        assert_eq!(vsib_elements(by_name("VGATHERDPD (YMM, K, VSIB_XMM)")), 4);
+        assert_eq!(vsib_elements(by_name("VPGATHERDD (YMM, K, VSIB_YMM)")), 8);
+        assert_eq!(vsib_elements(by_name("VGATHERQPS (XMM, K, VSIB_YMM)")), 4);
+        assert_eq!(vsib_elements(by_name("VSCATTERDPS (VSIB_YMM, K, YMM)")), 8);
+        assert_eq!(vsib_elements(by_name("VPGATHERDQ (ZMM, K, VSIB_YMM)")), 8);
+        assert_eq!(vsib_elements(by_name("ADD_01 (R64, R64)")), 0);
     }
 }

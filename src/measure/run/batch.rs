@@ -48,10 +48,16 @@ pub(super) fn class_of(v: &Variant) -> VariantClass {
             _ => false,
         })
     };
+    // A gather loads, a scatter stores, each of its elements.
+    let (gathered, scattered) = match (plan::vsib_elements(v), v.slots.first()) {
+        (0, _) => (0, 0),
+        (n, Some(Slot::Reg(_))) => (n, 0),
+        (n, _) => (0, n),
+    };
     VariantClass {
         mem_accesses: mem_accesses + stack_access,
-        loads: mem_ops().filter(|o| o.read).count() as u32,
-        stores: mem_ops().filter(|o| o.write).count() as u32,
+        loads: mem_ops().filter(|o| o.read).count() as u32 + gathered,
+        stores: mem_ops().filter(|o| o.write).count() as u32 + scattered,
         int_divide: matches!(v.divide, Some(DivKind::Int(_))),
         branch: v.slots.iter().any(|s| matches!(s, Slot::Rel(_))),
         fence: crate::measure::catalog::skip::is_fence(v.code),
