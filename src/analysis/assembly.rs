@@ -140,14 +140,14 @@ pub fn assemble(a: &Assembly) -> Result<RegionModel, TooComplex> {
     let memory = memory_edges(a, looped, loop_mode);
     // The front end's per-line counts and rates, once: the delivery reads them, the speed
     // limits show them.
-    let opts = BoundOptions::of(&a.model);
-    let counts = Counts::new(a.instrs, a.descs, a.arch, opts.counting());
-    let mut rates = FrontEndRates::of(a.instrs, &counts, a.arch);
     // Redwood Cove's split groups are a loop's (in loop mode), and `--no-lsd` turns them off
     // with the loop buffer's other rules.
-    if !(loop_mode && a.model.lsd) {
-        rates.lsd.split_groups = None;
-    }
+    let opts = BoundOptions {
+        loop_issue: loop_mode && a.model.lsd,
+        ..BoundOptions::of(&a.model)
+    };
+    let counts = Counts::new(a.instrs, a.descs, a.arch, opts.counting());
+    let rates = FrontEndRates::of(a.instrs, &counts, a.arch, opts.loop_issue);
     let observe = |deps: &DepGraph, memory: &[GraphEdge]| {
         let memory = bounds_memory(memory);
         let code = bounds::Code {

@@ -92,7 +92,7 @@ pub(super) fn front_end_rows(fe: &FrontEndRates, c: &Counts) -> Vec<BoundRow> {
         {
             // It binds only as Redwood Cove's split-loop groups; elsewhere it informs.
             let (state, cycles) = match fe.lsd.split_groups {
-                Some(g) => (RowState::Bound, Some(g.cycles)),
+                Some(g) => (RowState::Bound, Some(g.cycles())),
                 None => (RowState::Info, None),
             };
             BoundRow::new(

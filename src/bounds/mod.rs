@@ -279,6 +279,10 @@ pub struct BoundOptions {
     /// The measurement harness whose values decide which addresses are equal (the
     /// simulation's `harness`).
     pub harness: Option<crate::pipeline::memory::harness::Harness>,
+    /// The region runs as a loop whose issue follows the loop buffer's rules (loop mode,
+    /// without `--no-lsd`): Redwood Cove's split-loop groups count
+    /// (`front_end.split_loop_groups`).
+    pub loop_issue: bool,
 }
 
 impl BoundOptions {
@@ -330,6 +334,7 @@ impl Default for BoundOptions {
             serializing: false,
             high8_merge: false,
             harness: None,
+            loop_issue: false,
         }
     }
 }
@@ -351,7 +356,7 @@ pub fn compute(
     opts: &BoundOptions,
 ) -> Bounds {
     let counts = Counts::new(instrs, descs, arch, opts.counting());
-    let front_end = FrontEndRates::of(instrs, &counts, arch);
+    let front_end = FrontEndRates::of(instrs, &counts, arch, opts.loop_issue);
     let code = Code {
         instrs,
         descs,

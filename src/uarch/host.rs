@@ -239,6 +239,21 @@ pub fn later_core(sig: Signature, amx: bool, l1i_kib: Option<u32>) -> Option<&'s
     })
 }
 
+/// Whether the host mixes core types (CPUID leaf 7, EDX bit 15: Alder Lake and later
+/// client parts): a process pinned to some CPU may run on an efficiency core, whose timings
+/// are not the arch's.
+pub fn is_hybrid() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & (1 << 15) != 0
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Whether the host has AMX tiles (CPUID leaf 7, EDX bit 24).
 fn host_has_amx() -> bool {
     #[cfg(target_arch = "x86_64")]

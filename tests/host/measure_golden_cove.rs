@@ -3,7 +3,7 @@
 //! values are uops.info's MTL-P records of the same forms (`VPERMD` 1*p5, `VMULPD` 1*p01,
 //! `MOV (R64, M64)` 1*p23A, `MOV (M64, R64)` 1*p49+1*p78, `VPADDD (YMM, YMM, M256)`
 //! 1*p015+1*p23A, one slot each), which the Intel host (CPUID family 6 model 167, taken as
-//! MTL-P) reproduced on 2026-11-28. Skips with a note on any other host.
+//! MTL-P) reproduced on 2026-11-28. Skips with a note on any other host and on hybrid parts.
 #![forbid(unsafe_code)]
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
@@ -21,6 +21,11 @@ mod host {
             eprintln!("skipped: not a Golden or Redwood Cove host");
             return;
         };
+        // A client part's pinned CPU may be an efficiency core (other ports, other rates).
+        if suaca::uarch::host::is_hybrid() {
+            eprintln!("skipped: a hybrid CPU (the measured core may not be the P-core)");
+            return;
+        }
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("golden-cove.xml");
         let cfg = MeasureConfig {

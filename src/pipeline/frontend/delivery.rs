@@ -40,7 +40,7 @@ impl UnitCycles {
 /// unit's cycles, stands in for the parts it models (see [`UnitCycles`]).
 pub fn period(fe: &FrontEndRates, unit: Option<UnitCycles>) -> Option<f64> {
     // Issue groups of a loop with a µop that splits at issue (Redwood Cove).
-    let split = fe.lsd.split_groups.map(|g| g.cycles);
+    let split = fe.lsd.split_groups.map(|g| g.cycles());
     if let Some(UnitCycles::Loop(l)) = unit {
         let taken = if l.source == Source::Lsd {
             None

@@ -49,13 +49,17 @@ pub fn split_loop_groups(slots: u64, width: u32) -> Option<SplitGroups> {
         slots,
         unroll: unroll as u32,
         width,
-        cycles: (slots * unroll).div_ceil(w) as f64 / unroll as f64,
     })
 }
 
-/// The issue groups of a split loop (`lsd::split_loop_groups`): `⌈slots · unroll / width⌉ /
-/// unroll` cycles per iteration.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+/// Cycles per iteration of `n` slots a loop issues in groups of `width` over `u` unrolled
+/// iterations: ⌈n·u / width⌉ / u.
+fn unrolled_cycles(n: u64, u: u64, width: u32) -> f64 {
+    (n * u).div_ceil(u64::from(width)) as f64 / u as f64
+}
+
+/// The issue groups of a split loop (`lsd::split_loop_groups`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SplitGroups {
     /// Issue slots of one iteration.
     pub slots: u64,
@@ -63,8 +67,13 @@ pub struct SplitGroups {
     pub unroll: u32,
     /// Slots per issue group (the issue width).
     pub width: u32,
-    /// Cycles per iteration.
-    pub cycles: f64,
+}
+
+impl SplitGroups {
+    /// Cycles per iteration: `⌈slots · unroll / width⌉ / unroll`.
+    pub fn cycles(&self) -> f64 {
+        unrolled_cycles(self.slots, u64::from(self.unroll), self.width)
+    }
 }
 
 /// Cycles per iteration if the LSD streams the loop: it fits, and has no microcoded
@@ -81,7 +90,7 @@ pub fn cycles(units: &[Unit], p: &LsdParams) -> Option<f64> {
         return None;
     }
     let u = u64::from(unroll(n as u32, &p.unrolling));
-    Some((n * u).div_ceil(u64::from(p.width)) as f64 / u as f64)
+    Some(unrolled_cycles(n, u, p.width))
 }
 
 #[cfg(test)]
@@ -95,7 +104,7 @@ mod tests {
     /// (2.02); 13 slots 7/3 (2.35), 14 5/2 (2.52), 30 exactly 5 (5.02).
     #[test]
     fn split_loops_unroll_until_the_last_group_is_half_full() {
-        let cycles = |n| split_loop_groups(n, 6).map(|g| g.cycles);
+        let cycles = |n| split_loop_groups(n, 6).map(|g| g.cycles());
         for n in 4..=6 {
             assert_eq!(cycles(n), Some(1.0));
         }

@@ -108,8 +108,10 @@ pub struct FrontEndRates {
 }
 
 impl FrontEndRates {
-    /// The rates of the region `instrs` (one iteration) with its per-line `c`ounts.
-    pub fn of(instrs: &[Instr], c: &Counts, arch: &MicroArch) -> Self {
+    /// The rates of the region `instrs` (one iteration) with its per-line `c`ounts;
+    /// `loop_issue`: it runs as a loop issued by the loop buffer's rules (loop mode, the LSD
+    /// modelled), where Redwood Cove's split-loop groups apply.
+    pub fn of(instrs: &[Instr], c: &Counts, arch: &MicroArch, loop_issue: bool) -> Self {
         let lsd = lsd_streams(c, arch);
         let fe = &arch.front_end;
         let has_dsb = fe.uop_cache_uops.is_some_and(|u| u > 0);
@@ -125,7 +127,7 @@ impl FrontEndRates {
                 capacity: fe.lsd_uops,
                 fused_uops: c.fused_total(),
                 streams: lsd,
-                split_groups: split_groups(c, arch),
+                split_groups: loop_issue.then(|| split_groups(c, arch)).flatten(),
             },
             taken: taken(instrs, arch),
         }
@@ -248,8 +250,7 @@ pub struct MicrocodeFacts {
 
 /// [`LsdFacts::split_groups`]: on an arch with `front_end.split_loop_groups`, where a line
 /// takes more issue slots than the decoders' and the sequencer's µops (an un-laminated
-/// load+op or store). The body is taken for a loop; an analysis that runs the region
-/// unrolled drops the value.
+/// load+op or store), for a region that runs as a loop ([`FrontEndRates::of`]).
 fn split_groups(c: &Counts, arch: &MicroArch) -> Option<super::SplitGroups> {
     if arch.front_end.split_loop_groups != Some(true) {
         return None;

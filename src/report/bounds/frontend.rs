@@ -134,7 +134,7 @@ pub(super) fn lsd(f: &LsdFacts) -> RowWords {
             g.unroll,
             g.width,
             g.unroll,
-            fmt_num(g.cycles)
+            fmt_num(g.cycles())
         ))
         .input("issue slots", g.slots)
         .input("unroll", g.unroll);
