@@ -173,8 +173,9 @@ fn record_fusion(pairs: &[(usize, f64)], r: &mut VariantResult) {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PortFallback {
     by_role: BTreeMap<String, String>,
-    /// Intel's store µops (address group, data group), where the arch has store-data ports:
-    /// dispatch slots are then fused-domain µops, a micro-fused load or store one slot.
+    /// Intel's store µops (address group, data group): dispatch slots are then fused-domain
+    /// µops, a micro-fused load or store one slot. `None` on AMD (slots are macro-ops, and
+    /// Zen 3's description has store-data ports too).
     stores: Option<(String, String)>,
 }
 
@@ -208,7 +209,9 @@ impl PortFallback {
                 .collect();
             notation_for(arch, &names)
         };
-        let stores = group(PortRole::StoreAddress).zip(group(PortRole::StoreData));
+        let stores = (arch.vendor == crate::uarch::Vendor::Intel)
+            .then(|| group(PortRole::StoreAddress).zip(group(PortRole::StoreData)))
+            .flatten();
         PortFallback { by_role, stores }
     }
 
@@ -605,7 +608,10 @@ mod tests {
         let mtl = crate::uarch::load("MTL-P").unwrap();
         let fb = PortFallback::from_arch(&mtl);
         assert!(fb.fused_slots());
-        assert!(!PortFallback::from_arch(&crate::uarch::load("ZEN4").unwrap()).fused_slots());
+        for amd in ["ZEN3", "ZEN4"] {
+            let arch = crate::uarch::load(amd).unwrap();
+            assert!(!PortFallback::from_arch(&arch).fused_slots(), "{amd}");
+        }
         assert_eq!(fb.group(PortRole::Load), Some("p23A"));
         assert_eq!(fb.group(PortRole::Vector), Some("p015"));
         let vector = VariantClass {
