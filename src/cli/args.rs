@@ -173,6 +173,12 @@ pub struct ProfileArgs {
     /// with its own branch and reports (t(2N) - t(N)) / N.
     #[arg(long, value_name = "REG", conflicts_with = "batch")]
     pub counter: Option<String>,
+    /// Iterations N of a loop region's shorter run (the longer runs 2N), instead of the
+    /// profiler's choice (at least 2; the arrays stay in L1 through physical windows where
+    /// they fit; the choice, and why some trip counts are avoided: docs/measurement.md,
+    /// "Loops").
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub iterations: Option<u64>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

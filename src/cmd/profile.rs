@@ -103,6 +103,7 @@ pub fn options(args: &ProfileArgs) -> Result<ProfileOptions, Failure> {
     };
     Ok(ProfileOptions {
         counter,
+        iterations: args.iterations,
         cpu: args.cpu,
         processes: args.processes,
         reps: args.reps,

@@ -312,6 +312,7 @@ impl Engine {
             let list = rest.clone();
             let clock = self.time_base.clock();
             let out = harness::run_child(self.cpu, self.timeout_s, |sink| {
+                data.populate();
                 if !child_clock(data, clock) {
                     child::exit_now(EXIT_NO_RDPMC);
                 }
@@ -449,6 +450,7 @@ impl Engine {
             let clock = self.time_base.clock();
             let list = rest.clone();
             let child = harness::run_child(self.cpu, self.timeout_s, |sink| {
+                data.populate();
                 if !child_clock(data, clock) {
                     child::exit_now(EXIT_NO_RDPMC);
                 }

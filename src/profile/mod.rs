@@ -76,6 +76,8 @@ pub struct ProfileOptions {
     pub map_fault_pages: bool,
     /// The loop counter GPR (number), instead of the one the exit test suggests.
     pub counter: Option<usize>,
+    /// Iterations N of a loop's shorter run, instead of the placement's choice.
+    pub iterations: Option<u64>,
 }
 
 impl Default for ProfileOptions {
@@ -92,6 +94,7 @@ impl Default for ProfileOptions {
             calib_retries: 4,
             map_fault_pages: true,
             counter: None,
+            iterations: None,
         }
     }
 }

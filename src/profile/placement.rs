@@ -9,8 +9,14 @@
 //! ones start at 0, read-only ones small), and everything else as for blocks
 //! ([`super::kernel::initial_value`]: windows of the buffer, which holds pointers into
 //! itself). Pure.
+//!
+//! N avoids the trip counts whose exit one run predicts and the other does not, and keeps
+//! the arrays in L1: where the 2N run's addresses would cover more than
+//! [`FOOTPRINT_BUDGET`] at 64 iterations, each base's region is mapped onto a **physical
+//! window** of a few pages, repeated, and the loop runs 64 iterations over fresh addresses
+//! of the same lines (docs/measurement.md, "Loops").
 
-use iced_x86::{InstructionInfoFactory, Register};
+use iced_x86::{InstructionInfoFactory, OpAccess, Register};
 
 use super::block::{gpr_name, gpr_number, RunnableBlock, RSP};
 use super::kernel::{initial_value, LOOP_ARENA, LOOP_ARENA_LEN};
@@ -33,6 +39,24 @@ pub const SMALL_N: u64 = 128;
 /// Fewest iterations N at all: the kernel's outer repetition keeps even 2 and 4 iterations
 /// above the timer's resolution, and both runs' exits are predicted.
 pub const MIN_SMALL_N: u64 = 2;
+/// Below [`SMALL_N`], the fewest iterations N whose exit the Intel host (Redwood Cove,
+/// CPUID family 6 model 167) mispredicts in both runs, and the most it predicts in both: a
+/// loop of four `add r8, 1` and a stepped load reads 1.18–1.28 cycles an iteration at
+/// N ≥ 64, 1.6–1.9 at N = 32 and 48, where one run's exit is mispredicted and the other's
+/// not, 1.25–1.37 at 16 (testdata/asm/loop_trip_counts.s). N between them is never chosen;
+/// N = 8 reads 1.12–1.25 with strides up to 256 bytes but 1.87 with 512 and 768 (not
+/// understood), so it is only the last resort.
+pub const MIN_MISPREDICTED_N: u64 = 64;
+/// See [`MIN_MISPREDICTED_N`].
+pub const MAX_PREDICTED_N: u64 = 8;
+/// Iterations N of a loop in physical windows: the fewest whose exit both hosts mispredict
+/// in both runs, so the 2N run walks few pages. Over more, every fresh page costs the
+/// stores a TLB miss: on the Intel host eight 32-byte stores stepping 256 bytes read 3.97
+/// cycles an iteration at N = 64, 4.42 at N = 128 and 4.37 at N = 800 (two stores 0.96,
+/// 1.33, 1.35; testdata/asm/ymm_stores.s).
+pub const WINDOW_N: u64 = MIN_MISPREDICTED_N;
+/// Bytes of the loop arena each base's range gets (its region).
+pub const REGION: u64 = 1 << 20;
 /// Bytes the stepped addresses of the 2N run may cover before N is lowered to
 /// [`SMALL_N`] or below: three quarters of Zen 4's L1 data cache (32 KiB), the rest left to
 /// the stack, the harness and conflicts. Loops are compared with a model of L1 hits; a saxpy
@@ -48,6 +72,10 @@ pub struct LoopPlan {
     pub n: u64,
     /// Initial GPR values (rsp included) for the N and the 2N run.
     pub values: [[u64; 16]; 2],
+    /// The regions of the arena the bases use, to map onto physical windows before running:
+    /// (start, length, window bytes; a window as long as the region maps it one to one), for
+    /// [`crate::measure::jit::DataMem::alias`].
+    pub aliases: Vec<(u64, u64, u64)>,
     /// How the counter (and its bound) were set, for the report.
     pub setup: String,
 }
@@ -60,6 +88,7 @@ struct Mem {
     scale: i64,
     disp: i64,
     size: i64,
+    write: bool,
 }
 
 fn memory_operands(instrs: &[Instr]) -> Vec<Mem> {
@@ -77,6 +106,10 @@ fn memory_operands(instrs: &[Instr]) -> Vec<Mem> {
                 scale: i64::from(m.scale()),
                 disp: m.displacement() as i64,
                 size: m.memory_size().size().max(1) as i64,
+                write: matches!(
+                    m.access(),
+                    OpAccess::Write | OpAccess::ReadWrite | OpAccess::CondWrite
+                ),
             });
         }
     }
@@ -97,12 +130,53 @@ fn bytes_per_iteration(mems: &[Mem], shape: &LoopShape) -> u64 {
     movement.iter().sum()
 }
 
-/// Whether even the fewest iterations ([`MIN_SMALL_N`], and 2N) cover more than
-/// [`FOOTPRINT_BUDGET`]: such a loop is timed with its arrays partly in L2, not in the L1
-/// a static model assumes (the loop benchmark reports these loops apart).
+/// Whether the loop is timed with its arrays partly beyond [`FOOTPRINT_BUDGET`]: its bases'
+/// physical windows do not fit, and even the fewest iterations ([`MIN_SMALL_N`], and 2N)
+/// cover more (the loop benchmark reports these loops apart).
 pub fn exceeds_l1(instrs: &[Instr], shape: &LoopShape) -> bool {
-    2 * MIN_SMALL_N * bytes_per_iteration(&memory_operands(instrs), shape) > FOOTPRINT_BUDGET
+    let mems = memory_operands(instrs);
+    windows(&mems, shape).is_none()
+        && 2 * MIN_SMALL_N * bytes_per_iteration(&mems, shape) > FOOTPRINT_BUDGET
 }
+
+/// Physical windows (see the module's doc): each moving base's region of the arena is one
+/// area of its window's bytes, repeated, so N need not shrink to keep the arrays in L1.
+/// A window holds the base's operands of one iteration and as many iterations more as make
+/// [`STORES_IN_FLIGHT`] stores of the loop: a store still waiting to commit when a load
+/// reaches its physical bytes again through another address would be a dependency the
+/// program does not have. `None` when the windows together exceed [`FOOTPRINT_BUDGET`].
+fn windows(mems: &[Mem], shape: &LoopShape) -> Option<[u64; 16]> {
+    let step = |r: Option<usize>| r.map_or(0, |r| shape.motion[r].per_iteration());
+    let stores = mems.iter().filter(|m| m.write).count() as u64;
+    let mut out = [0u64; 16];
+    for (b, window) in out.iter_mut().enumerate() {
+        let own: Vec<&Mem> = mems.iter().filter(|m| m.base == Some(b)).collect();
+        if own.is_empty() {
+            continue;
+        }
+        let lo = own.iter().map(|m| m.disp).min().unwrap_or(0);
+        let hi = own.iter().map(|m| m.disp + m.size).max().unwrap_or(0);
+        let movement = own
+            .iter()
+            .map(|m| (step(m.base) + m.scale * step(m.index)).unsigned_abs())
+            .max()
+            .unwrap_or(0);
+        // Only a base that is written can reach its own store: others need one iteration.
+        let ahead = if own.iter().any(|m| m.write) {
+            STORES_IN_FLIGHT.div_ceil(stores)
+        } else {
+            1
+        };
+        let bytes = (hi - lo).unsigned_abs() + 64 + ahead * movement;
+        *window = bytes.next_multiple_of(PAGE).max(PAGE);
+    }
+    (out.iter().sum::<u64>() <= FOOTPRINT_BUDGET).then_some(out)
+}
+
+/// More stores than a store buffer holds (Redwood Cove: 114; Zen 4: 64).
+const STORES_IN_FLIGHT: u64 = 128;
+/// A page: windows are whole pages, so an address and its alias share their low 12 bits.
+const PAGE: u64 = 4096;
 
 /// Why a loop's registers cannot be given values that keep it in the harness's buffer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -124,10 +198,11 @@ pub enum PlacementError {
         /// The exit test's line.
         test_line: usize,
     },
-    /// A base moves too far over the run for the loop arena.
+    /// A base moves too far over the run for its region of the loop arena (or the loop has
+    /// more bases than the arena has regions).
     #[error(
         "the addresses of {} at {at} move {stride} bytes per iteration: {iterations} iterations \
-         need {size} bytes, more than the {LOOP_ARENA_LEN} bytes of the buffer's loop arena",
+         need {size} bytes, more than the {REGION} bytes a base gets in the buffer's loop arena",
         gpr_name(*base)
     )]
     ArenaFull {
@@ -149,10 +224,20 @@ pub fn plan(
     instrs: &[Instr],
     block: &RunnableBlock,
     shape: &LoopShape,
+    iterations_wanted: Option<u64>,
 ) -> Result<LoopPlan, PlacementError> {
     let mems = memory_operands(instrs);
     let motion = &shape.motion;
-    let n = iterations(instrs, &mems, shape);
+    let (n, windows) = match iterations_wanted {
+        // The user's N, in windows where the arrays would leave L1 and the windows fit.
+        Some(n) => {
+            let n = n.max(MIN_SMALL_N);
+            let total = bytes_per_iteration(&mems, shape);
+            let wide = 2 * n * total > FOOTPRINT_BUDGET;
+            (n, wide.then(|| windows(&mems, shape)).flatten())
+        }
+        None => iterations(instrs, &mems, shape),
+    };
     let runs = [n, 2 * n];
     let counter = shape.counter;
     let bound = match shape.test {
@@ -197,8 +282,12 @@ pub fn plan(
         .collect();
     order.sort_by_key(|&r| !mems.iter().any(|m| m.index == Some(r)));
     let mut arena = Arena::default();
+    let mut aliases = Vec::new();
     for r in order {
-        place_base(r, &mems, instrs, motion, &runs, &mut vals, &mut arena)?;
+        let region = place_base(r, &mems, instrs, motion, &runs, &mut vals, &mut arena)?;
+        // Without windows the region is mapped one to one (an earlier loop's windows undone).
+        let window = windows.map_or(REGION, |w| if w[r] > 0 { w[r] } else { REGION });
+        aliases.push((region, REGION, window));
     }
     // A fixed counter that is also a base: its addresses are what the exit test makes them.
     if is_base(counter) && bound.is_none() {
@@ -236,20 +325,63 @@ pub fn plan(
         motion[counter].per_iteration(),
         shape.test_line
     );
-    Ok(LoopPlan { n, values, setup })
+    Ok(LoopPlan {
+        n,
+        values,
+        aliases,
+        setup,
+    })
 }
 
-/// Iterations of the shorter run: enough for ~`TARGET_INSTRUCTIONS` instructions, fewer when
-/// the bases would move past the footprint budget.
-fn iterations(instrs: &[Instr], mems: &[Mem], shape: &LoopShape) -> u64 {
+/// Iterations of the shorter run: enough for ~`TARGET_INSTRUCTIONS` instructions. When the
+/// bases would move past the footprint budget, N drops until the budget holds them, down to
+/// [`MIN_MISPREDICTED_N`]; below that the bases run in physical windows (returned) with
+/// [`WINDOW_N`] iterations, or, when the windows do not fit either, N drops further. N
+/// avoids the trip counts whose exits one run predicts and the other does not.
+fn iterations(instrs: &[Instr], mems: &[Mem], shape: &LoopShape) -> (u64, Option<[u64; 16]>) {
     let total = bytes_per_iteration(mems, shape);
     let len = instrs.len().max(1) as u64;
     let n = TARGET_INSTRUCTIONS.div_ceil(len).clamp(MIN_N, MAX_N);
-    if total > 0 && 2 * n * total > FOOTPRINT_BUDGET {
-        (FOOTPRINT_BUDGET / (2 * total)).clamp(MIN_SMALL_N, SMALL_N)
-    } else {
-        n
+    if total == 0 || 2 * n * total <= FOOTPRINT_BUDGET {
+        return (n, None);
     }
+    let fits = FOOTPRINT_BUDGET / (2 * total);
+    if fits >= MIN_MISPREDICTED_N {
+        return (fits.min(SMALL_N), None);
+    }
+    match windows(mems, shape) {
+        Some(w) => {
+            // Fewer where a region does not hold 2N iterations of the widest movement (with
+            // room for the operands' spread and the offset in the page).
+            let widest = most_movement(mems, shape).max(1);
+            let fits = (REGION - 2 * PAGE) / (2 * widest);
+            (safe_n(fits.min(WINDOW_N)), Some(w))
+        }
+        None => (safe_n(fits), None),
+    }
+}
+
+/// The most iterations up to `n` that both hosts' predictors treat alike in the N and the 2N
+/// run: up to [`MAX_PREDICTED_N`], [`MIN_MISPREDICTED_N`]..=[`SMALL_N`], or [`MIN_N`] on.
+fn safe_n(n: u64) -> u64 {
+    if n >= MIN_N {
+        n
+    } else if n >= MIN_MISPREDICTED_N {
+        n.min(SMALL_N)
+    } else {
+        let n = n.clamp(MIN_SMALL_N, MAX_PREDICTED_N);
+        1 << (63 - n.leading_zeros())
+    }
+}
+
+/// The most bytes one base's operands move per iteration.
+fn most_movement(mems: &[Mem], shape: &LoopShape) -> u64 {
+    let step = |r: Option<usize>| r.map_or(0, |r| shape.motion[r].per_iteration());
+    mems.iter()
+        .filter(|m| m.base.is_some())
+        .map(|m| (step(m.base) + m.scale * step(m.index)).unsigned_abs())
+        .max()
+        .unwrap_or(0)
 }
 
 /// The values of the counter and of the register `o` it is compared with, for each run, from
@@ -302,26 +434,24 @@ fn show(v: u64, bits: u32) -> String {
     }
 }
 
-/// The loop arena, handed out in page-aligned ranges with distinct offsets inside their
-/// pages (no 4K aliasing between the arrays, lines still 64-byte aligned).
+/// The loop arena, handed out a [`REGION`] per base, each range at a distinct offset inside
+/// its page (no 4K aliasing between the arrays' starts, lines still 64-byte aligned).
 #[derive(Default)]
 struct Arena {
-    used: u64,
     ranges: u64,
 }
 
 impl Arena {
-    /// The start of `size` fresh bytes, `None` when the arena is full.
-    fn take(&mut self, size: u64) -> Option<u64> {
+    /// The start of `size` fresh bytes and of their region, `None` when they do not fit one
+    /// or the arena is full.
+    fn take(&mut self, size: u64) -> Option<(u64, u64)> {
         let offset = 0x400 + (self.ranges % 8) * 0x240 % 0xC00;
-        let start = self.used.next_multiple_of(4096) + offset;
-        let end = start.checked_add(size)?;
-        if end > LOOP_ARENA_LEN {
+        let region = self.ranges * REGION;
+        if offset.checked_add(size)? > REGION || region + REGION > LOOP_ARENA_LEN {
             return None;
         }
-        self.used = end + 4096;
         self.ranges += 1;
-        Some(LOOP_ARENA + start)
+        Some((LOOP_ARENA + region + offset, LOOP_ARENA + region))
     }
 }
 
@@ -335,7 +465,7 @@ fn place_base(
     runs: &[u64; 2],
     vals: &mut [[Option<u64>; 16]; 2],
     arena: &mut Arena,
-) -> Result<(), PlacementError> {
+) -> Result<u64, PlacementError> {
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
     let mut widest: Option<(&Mem, i64)> = None;
     for m in mems.iter().filter(|m| m.base == Some(r)) {
@@ -358,7 +488,7 @@ fn place_base(
         }
     }
     let size = (hi - lo).max(0) as u64 + 64;
-    let start = arena.take(size).ok_or_else(|| {
+    let (start, region) = arena.take(size).ok_or_else(|| {
         let (m, stride) = widest.map_or((None, 0), |(m, s)| (Some(m), s));
         let at = m.map_or(String::new(), |m| {
             format!("line {} ({})", instrs[m.pos].line, instrs[m.pos].text)
@@ -374,7 +504,7 @@ fn place_base(
     let v = (start as i64).wrapping_sub(lo) as u64;
     vals[0][r] = Some(v);
     vals[1][r] = Some(v);
-    Ok(())
+    Ok(region)
 }
 
 #[cfg(test)]
@@ -389,7 +519,7 @@ mod tests {
         let i = decode_bytes(&parse_hex(hex).unwrap(), 0).unwrap();
         let b = crate::profile::block::plan_loop(&i).unwrap();
         let s = detect(&i, None).unwrap().unwrap();
-        plan(&i, &b, &s).map_err(|e| e.to_string())
+        plan(&i, &b, &s, None).map_err(|e| e.to_string())
     }
 
     fn inside(a: u64) -> bool {
@@ -450,17 +580,80 @@ mod tests {
     }
 
     #[test]
-    fn strides_that_do_not_fit_are_refused() {
-        // A 4 KiB stride: N drops to what the budget holds, 24 KiB / (2 × 4 KiB) = 3.
+    fn wide_strides_run_in_physical_windows() {
+        // A 4 KiB stride: 2N × 4 KiB would leave L1 even at N = 64, so rax's region is one
+        // 8 KiB window (one iteration's bytes and the next: no stores), repeated, N = 64.
         // mov rcx, [rax]; add rax, 0x1000; cmp rax, rsi; jne
-        assert_eq!(planned("488b084805001000004839f075f2").unwrap().n, 3);
-        // A 32-byte stride: 2N × 32 bytes in L1 (SMALL_N caps it).
+        let p = planned("488b084805001000004839f075f2").unwrap();
+        assert_eq!(p.n, WINDOW_N);
+        let rax = p.values[1][0];
+        assert_eq!(p.aliases.len(), 1);
+        let (start, len, window) = p.aliases[0];
+        assert_eq!((len, window), (REGION, 8192));
+        assert!(
+            start <= rax && rax + 2 * 64 * 4096 <= start + len,
+            "{rax:#x}"
+        );
+        // A 32-byte stride: 2N × 32 bytes in L1 (SMALL_N caps it), the region one to one.
         // mov rcx, [rax]; add rax, 0x20; cmp rax, rsi; jne
-        assert_eq!(planned("488b084883c0204839f075f4").unwrap().n, 128);
-        // mov rcx, [rax]; add rax, 0x10000000; cmp rax, rsi; jne: even N = 2 leaves the arena.
+        let p = planned("488b084883c0204839f075f4").unwrap();
+        assert_eq!(p.n, 128);
+        assert_eq!(p.aliases[0].2, REGION);
+        // One 32-byte store every 256 bytes: its window would have to hold 128 iterations
+        // (32 KiB, over the budget), so N drops to what 24 KiB holds, 48, and below the trip
+        // counts the Intel host predicts in one run only, to 8.
+        // vmovups [rax], ymm0; add rax, 0x100; cmp rax, rsi; jne
+        let p = planned("c5fc11004805000100004839f075f1").unwrap();
+        assert_eq!((p.n, p.aliases[0].2), (8, REGION));
+        // mov rcx, [rax]; add rax, 0x10000000; cmp rax, rsi; jne: even N = 2 leaves the region.
         let e = planned("488b084805000000104839f075f2").unwrap_err();
         assert!(e.contains("line 0 (mov rcx, qword ptr [rax])"), "{e}");
         assert!(e.contains("268435456 bytes per iteration"), "{e}");
+    }
+
+    #[test]
+    fn stores_widen_the_window_by_the_stores_in_flight() {
+        // clang's relu: eight ymm loads and eight ymm stores of [rdi+rcx*4+k] a 256-byte
+        // iteration: 128 stores in flight are 16 iterations, 4 KiB more than the iteration's
+        // 256 bytes: an 8 KiB window, N = 64.
+        let hex = "c5fc100c8fc5fc10548f20c5fc105c8f40c5fc10648f60c5f45fc8c5ec5fd0c5e45fd8c5dc5fe0\
+                   c5fc110c8fc5fc11548f20c5fc115c8f40c5fc11648f60c5fc108c8f80000000c5fc10948fa0000000\
+                   c5fc109c8fc0000000c5fc10a48fe0000000c5f45fc8c5ec5fd0c5e45fd8c5dc5fe0c5fc118c8f8000\
+                   0000c5fc11948fa0000000c5fc119c8fc0000000c5fc11a48fe00000004883c1404883c2fe0f855cff\
+                   ffff";
+        let p = planned(hex).unwrap();
+        assert_eq!(p.n, WINDOW_N);
+        assert_eq!(p.aliases.len(), 1);
+        assert_eq!(p.aliases[0].2, 8192);
+    }
+
+    #[test]
+    fn trip_counts_one_run_predicts_are_avoided() {
+        assert_eq!(safe_n(2000), 2000);
+        assert_eq!(safe_n(800), 800);
+        assert_eq!(safe_n(799), 128);
+        assert_eq!(safe_n(100), 100);
+        assert_eq!(safe_n(64), 64);
+        assert_eq!(safe_n(63), 8);
+        assert_eq!(safe_n(7), 4);
+        assert_eq!(safe_n(0), 2);
+        // Whatever the stride, N is never between MAX_PREDICTED_N and MIN_MISPREDICTED_N.
+        for shift in 3..20 {
+            // mov rcx, [rax]; add rax, imm32; cmp rax, rsi; jne
+            let imm = (1u32 << shift).to_le_bytes();
+            let hex = format!(
+                "488b084805{:02x}{:02x}{:02x}{:02x}4839f075f2",
+                imm[0], imm[1], imm[2], imm[3]
+            );
+            if let Ok(p) = planned(&hex) {
+                assert!(
+                    !(MAX_PREDICTED_N + 1..MIN_MISPREDICTED_N).contains(&p.n),
+                    "stride {}: N = {}",
+                    1u32 << shift,
+                    p.n
+                );
+            }
+        }
     }
 
     #[test]
@@ -472,7 +665,7 @@ mod tests {
         for (counter, other) in [(0, 2), (2, 0)] {
             let s = detect(&i, Some(counter)).unwrap().unwrap();
             assert_eq!(s.counter, counter);
-            let p = plan(&i, &b, &s).unwrap();
+            let p = plan(&i, &b, &s, None).unwrap();
             for k in 0..2 {
                 let (c, o) = (p.values[k][counter], p.values[k][other]);
                 assert!(inside(c) && inside(o), "{c:#x} {o:#x}");

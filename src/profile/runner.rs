@@ -16,6 +16,8 @@ use crate::measure::engine::calibration_specs;
 use crate::measure::harness::{
     self, ChildEnd, FaultReport, HostIsa, Pair, PairRaw, Protocol, Spec,
 };
+use std::collections::HashMap;
+
 use crate::measure::jit::{DataMem, ExecMem, FnHandle};
 use crate::measure::timer::{self, Calibration, CalibrationError, CalibrationLimits};
 use crate::measure::{HarnessError, MeasureError};
@@ -40,6 +42,9 @@ pub struct Profiler {
     opts: ProfileOptions,
     proto: Protocol,
     limits: CalibrationLimits,
+    /// How each region of the loop arena is mapped now (start → length, window bytes);
+    /// absent: one to one, as mapped at first.
+    windows: HashMap<u64, (u64, u64)>,
 }
 
 impl Profiler {
@@ -59,6 +64,7 @@ impl Profiler {
                 ..Protocol::default()
             },
             limits: CalibrationLimits::default(),
+            windows: HashMap::new(),
         })
     }
 
@@ -76,8 +82,16 @@ impl Profiler {
         let (block, kernels, pair, copies, looped) = match shape {
             Some(shape) => {
                 let block = block::plan_loop(instrs).map_err(|e| unsupported(e.into()))?;
-                let p =
-                    placement::plan(instrs, &block, &shape).map_err(|e| unsupported(e.into()))?;
+                let p = placement::plan(instrs, &block, &shape, self.opts.iterations)
+                    .map_err(|e| unsupported(e.into()))?;
+                for &(start, len, window) in &p.aliases {
+                    // Mapped once per layout: a batch's loops mostly share theirs.
+                    let now = self.windows.get(&start).copied().unwrap_or((len, len));
+                    if now != (len, window) {
+                        self.data.alias(start, len, window)?;
+                        self.windows.insert(start, (len, window));
+                    }
+                }
                 let at = instrs.first().map_or(0, |i| i.address);
                 let (ka, fa) = self.push_loop(&block, &shape, &p.values[0], at)?;
                 let (kb, fb) = self.push_loop(&block, &shape, &p.values[1], at)?;
@@ -90,12 +104,15 @@ impl Profiler {
                 (block, [ka, kb], pair(fa, fb, n), (n, 2 * n), Some(run))
             }
             None => {
-                if self.opts.counter.is_some() {
-                    return Err(ProfileError::Unsupported(
-                        "--counter is for loops: the region does not end with a branch back to \
-                         its first instruction"
-                            .into(),
-                    ));
+                let loop_only = [
+                    ("--counter", self.opts.counter.is_some()),
+                    ("--iterations", self.opts.iterations.is_some()),
+                ];
+                if let Some((flag, _)) = loop_only.iter().find(|f| f.1) {
+                    return Err(ProfileError::Unsupported(format!(
+                        "{flag} is for loops: the region does not end with a branch back to its \
+                         first instruction"
+                    )));
                 }
                 let block = block::plan(instrs).map_err(|e| unsupported(e.into()))?;
                 let (ca, cb) = self.opts.copies_for(block.len());
@@ -245,6 +262,7 @@ impl Profiler {
         let map_pages = self.opts.map_fault_pages;
         let out = harness::run_child(self.cpu, self.opts.timeout_s, |sink| {
             sink.report_faults();
+            data.populate();
             if map_pages {
                 sink.map_pages_on_fault(kernel::FILL, MAX_FAULT_PAGES);
             }

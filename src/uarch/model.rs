@@ -278,6 +278,10 @@ pub struct Memory {
     /// Whether two stores of vector data (up to 16 bytes) pair under `store_line_pairs` like
     /// any two (Redwood Cove, measured); absent or false, they never share a cycle (Zen 4).
     pub store_vector_pairs: Option<bool>,
+    /// Bytes one commit slot writes under `store_line_pairs` (absent: 16, Zen 4): a store up
+    /// to this size takes one of the two slots of a cycle and may pair, a wider one takes a
+    /// slot per this many bytes and pairs with none (Redwood Cove: 32, measured).
+    pub store_slot_bytes: Option<u32>,
     /// Whether memory renaming serves an access whose address has an index register (absent:
     /// yes; Redwood Cove: no, such a read-modify-write chains through store forwarding).
     pub renames_indexed: Option<bool>,

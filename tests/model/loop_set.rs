@@ -326,9 +326,9 @@ fn loop_accuracy_guard() {
 /// supplement), so that every loop has data (issue #14 item 2). Measured (the set of
 /// 2026-11-28, 487 measured loops, `scripts/loop_accuracy.sh --arch MTL-P --csv
 /// data/measured/MTL-P_loops.csv --xml ../shared/data/uops/instructions.xml.zst`): suaca
-/// MAPE 4.25%, median APE 0.7%, Kendall's tau 0.937, coverage 100% (the 453 loops without
-/// AVX-512 forms 4.17% / 0.936, the 34 with 5.31% / 0.927); llvm-mca-19 -mcpu=meteorlake
-/// 34.1%, 14.9%, 0.754.
+/// MAPE 4.08%, median APE 0.7%, Kendall's tau 0.939, coverage 100% (the 453 loops without
+/// AVX-512 forms 4.03% / 0.936, the 34 with 4.79% / 0.915); llvm-mca-19 -mcpu=meteorlake
+/// 33.8%, 14.0%, 0.757.
 #[test]
 fn mtl_p_loop_accuracy_guard() {
     let Some((xml, _)) = common::bhive_dev() else {
@@ -337,8 +337,8 @@ fn mtl_p_loop_accuracy_guard() {
     let m = suaca_metrics(&measured_mtl_p_loops(), "MTL-P", Some(xml));
     assert!(m.blocks >= 480, "{m:?}");
     assert!(m.coverage() >= 0.999, "{m:?}");
-    assert!(m.mape <= 0.045, "MAPE {}: {m:?}", m.mape);
-    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.93, "{m:?}");
+    assert!(m.mape <= 0.043, "MAPE {}: {m:?}", m.mape);
+    assert!(m.kendall_tau.unwrap_or(0.0) >= 0.935, "{m:?}");
 }
 
 /// The kernel suite compiles with gcc and clang, at least 40 kernels give a single-block loop

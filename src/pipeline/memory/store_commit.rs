@@ -1,9 +1,10 @@
 //! Store commit by block (`memory.store_line_pairs`, `memory.store_pair_bytes`, Zen 4): two
 //! stores leave the store queue for L1 in one cycle only when both write one aligned
 //! 32-byte block, so a store that writes another block than the store before it takes a
-//! cycle of its own; a store of more than 16 bytes takes a cycle per 32 bytes, and two
-//! stores from vector registers never share one unless the arch says they do
-//! (`memory.store_vector_pairs`, Redwood Cove; docs/model.md, "Store commit by block").
+//! cycle of its own; a store of more than 16 bytes (`memory.store_slot_bytes`; Redwood
+//! Cove: 32) takes a slot per 16 bytes, and two stores from vector registers never share
+//! a cycle unless the arch says they do (`memory.store_vector_pairs`, Redwood Cove;
+//! docs/model.md, "Store commit by block").
 //!
 //! Measured on Zen 4 (`suaca profile` of testdata/asm/store_commit.s and store_blocks.s):
 //! two 8-byte stores in one 32-byte block run at 1 cycle per pair, in two blocks of one
@@ -18,8 +19,8 @@
 //! not in its code). Stores whose addresses are not related open a block of their own.
 //!
 //! The commit slots are the arch's store-data ports, both usable by every store, two a
-//! cycle: a store takes one (one of more than 16 bytes two per 32 bytes, vector data after
-//! vector data two), and the stores that open blocks take the slots still missing for two
+//! cycle: a store takes one (one wider than a slot one per slot's bytes, at least two,
+//! vector data after vector data two), and the stores that open blocks take the slots still missing for two
 //! per block opened.
 
 use std::collections::HashMap;
@@ -33,8 +34,8 @@ use crate::pipeline::ports::{is_gather, is_vector};
 
 /// The block two stores share to pair when the arch does not say (`memory.store_pair_bytes`).
 const DEFAULT_PAIR_BYTES: u32 = 64;
-/// Bytes of a wide store committed per cycle (the store-data path).
-const VECTOR_BYTES_PER_CYCLE: u32 = 32;
+/// Bytes a commit slot writes when the arch does not say (`memory.store_slot_bytes`).
+const DEFAULT_SLOT_BYTES: u32 = 16;
 
 /// One store of the path, as the commit sees it.
 #[derive(Clone, Debug)]
@@ -46,8 +47,8 @@ struct Store {
     operand: usize,
     /// Bytes written.
     size: u32,
-    /// Wider than 16 bytes (or a scatter): never shares a cycle, and takes these slots (two
-    /// a cycle, a cycle per 32 bytes).
+    /// Wider than a slot (or a scatter): never shares a cycle, and takes these slots (two a
+    /// cycle, one per slot's bytes, at least two).
     wide: Option<u32>,
     /// Whether its data comes from a vector register: two of those never pair.
     vector: bool,
@@ -81,6 +82,11 @@ pub fn slots(
     );
     let block = |offset: i64| offset.div_euclid(pair_bytes);
     let vector_pairs = arch.memory.store_vector_pairs == Some(true);
+    let slot_bytes = arch
+        .memory
+        .store_slot_bytes
+        .filter(|&b| b > 0)
+        .unwrap_or(DEFAULT_SLOT_BYTES);
     // The stores of one iteration, in path order.
     let mut one = Vec::new();
     for (pos, &line) in path.iter().enumerate() {
@@ -90,10 +96,10 @@ pub fn slots(
             if !m.write || m.agen || m.size == 0 {
                 continue;
             }
-            // Stores of up to 16 bytes may share a cycle (`movsd [m], xmm` or `movups [m],
-            // xmm` with an integer store; two from vector registers never, below).
-            let wide = (m.size > 16 || vector && is_gather(instr))
-                .then(|| 2 * m.size.div_ceil(VECTOR_BYTES_PER_CYCLE).max(1));
+            // Stores of up to a slot's bytes may share a cycle (`movsd [m], xmm` or `movups
+            // [m], xmm` with an integer store; two from vector registers never, below).
+            let wide = (m.size > slot_bytes || vector && is_gather(instr))
+                .then(|| m.size.div_ceil(slot_bytes).max(2));
             one.push(Store {
                 instr_line: line,
                 pos,
@@ -283,6 +289,26 @@ mod tests {
         assert_eq!(total("ZEN4"), 4);
         assert_eq!(total("MTL-P"), 2);
         assert_eq!(total("SKL"), 0);
+    }
+
+    /// `vmovups [rdi], ymm0; vmovups [rdi+32], ymm1` repeated: one line a copy. Zen 4: a
+    /// 32-byte store takes both slots of a cycle, 4 a copy (2 cycles); Redwood Cove
+    /// (`store_slot_bytes = 32`): one slot each, pairing, 2 (1 cycle), as eight 32-byte
+    /// stores over four lines measured (4.00 cycles, testdata/asm/ymm_stores.s).
+    #[test]
+    fn a_slot_writes_32_bytes_on_redwood_cove() {
+        let bytes = crate::input::parse_hex("c5fc1107c5fc114f20").unwrap();
+        let instrs = crate::decode::decode_bytes(&bytes, 0).unwrap();
+        let refs: Vec<&Instr> = instrs.iter().collect();
+        let map = AddressMap::build(&refs);
+        let total = |arch: &str| -> u32 {
+            let arch = crate::uarch::load(arch).unwrap();
+            slots(&instrs, &[0, 1], &map, &arch, true, UnknownPolicy::NoAlias)
+                .values()
+                .sum()
+        };
+        assert_eq!(total("ZEN4"), 4);
+        assert_eq!(total("MTL-P"), 2);
     }
 
     #[test]
