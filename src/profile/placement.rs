@@ -49,11 +49,11 @@ pub const MIN_SMALL_N: u64 = 2;
 pub const MIN_MISPREDICTED_N: u64 = 64;
 /// See [`MIN_MISPREDICTED_N`].
 pub const MAX_PREDICTED_N: u64 = 8;
-/// Iterations N of a loop in physical windows: the fewest whose exit both hosts mispredict
-/// in both runs, so the 2N run walks few pages. Over more, every fresh page costs the
-/// stores a TLB miss: on the Intel host eight 32-byte stores stepping 256 bytes read 3.97
-/// cycles an iteration at N = 64, 4.42 at N = 128 and 4.37 at N = 800 (two stores 0.96,
-/// 1.33, 1.35; testdata/asm/ymm_stores.s).
+/// Iterations N of a loop in physical windows: the fewest whose exit the Intel host
+/// mispredicts in both runs (Zen 4 predicts both), so the 2N run walks few pages. Over more,
+/// every fresh page costs a TLB miss: on the Intel host eight 32-byte stores stepping 256
+/// bytes read 3.96 cycles an iteration at N = 64, 4.39 at N = 128 and 4.37 at N = 800 (two
+/// stores 1.20, 1.25, 1.34; testdata/asm/ymm_stores.s, `--iterations N`).
 pub const WINDOW_N: u64 = MIN_MISPREDICTED_N;
 /// Bytes of the loop arena each base's range gets (its region).
 pub const REGION: u64 = 1 << 20;
@@ -116,18 +116,26 @@ fn memory_operands(instrs: &[Instr]) -> Vec<Mem> {
     v
 }
 
-/// Bytes the stepped addresses move per iteration, summed over the bases (the most of each
-/// base's operands).
-fn bytes_per_iteration(mems: &[Mem], shape: &LoopShape) -> u64 {
+/// Bytes operand `m`'s address moves per iteration (its base's and its index's steps).
+fn movement(m: &Mem, shape: &LoopShape) -> u64 {
     let step = |r: Option<usize>| r.map_or(0, |r| shape.motion[r].per_iteration());
-    let mut movement = [0u64; 16];
+    (step(m.base) + m.scale * step(m.index)).unsigned_abs()
+}
+
+/// Per base, the most bytes its operands move per iteration.
+fn movement_by_base(mems: &[Mem], shape: &LoopShape) -> [u64; 16] {
+    let mut by_base = [0u64; 16];
     for m in mems {
         if let Some(b) = m.base {
-            let mv = (step(Some(b)) + m.scale * step(m.index)).unsigned_abs();
-            movement[b] = movement[b].max(mv);
+            by_base[b] = by_base[b].max(movement(m, shape));
         }
     }
-    movement.iter().sum()
+    by_base
+}
+
+/// Bytes the stepped addresses move per iteration, summed over the bases.
+fn bytes_per_iteration(mems: &[Mem], shape: &LoopShape) -> u64 {
+    movement_by_base(mems, shape).iter().sum()
 }
 
 /// Whether the loop is timed with its arrays partly beyond [`FOOTPRINT_BUDGET`]: its bases'
@@ -146,8 +154,8 @@ pub fn exceeds_l1(instrs: &[Instr], shape: &LoopShape) -> bool {
 /// reaches its physical bytes again through another address would be a dependency the
 /// program does not have. `None` when the windows together exceed [`FOOTPRINT_BUDGET`].
 fn windows(mems: &[Mem], shape: &LoopShape) -> Option<[u64; 16]> {
-    let step = |r: Option<usize>| r.map_or(0, |r| shape.motion[r].per_iteration());
     let stores = mems.iter().filter(|m| m.write).count() as u64;
+    let moves = movement_by_base(mems, shape);
     let mut out = [0u64; 16];
     for (b, window) in out.iter_mut().enumerate() {
         let own: Vec<&Mem> = mems.iter().filter(|m| m.base == Some(b)).collect();
@@ -156,18 +164,13 @@ fn windows(mems: &[Mem], shape: &LoopShape) -> Option<[u64; 16]> {
         }
         let lo = own.iter().map(|m| m.disp).min().unwrap_or(0);
         let hi = own.iter().map(|m| m.disp + m.size).max().unwrap_or(0);
-        let movement = own
-            .iter()
-            .map(|m| (step(m.base) + m.scale * step(m.index)).unsigned_abs())
-            .max()
-            .unwrap_or(0);
         // Only a base that is written can reach its own store: others need one iteration.
         let ahead = if own.iter().any(|m| m.write) {
             STORES_IN_FLIGHT.div_ceil(stores)
         } else {
             1
         };
-        let bytes = (hi - lo).unsigned_abs() + 64 + ahead * movement;
+        let bytes = (hi - lo).unsigned_abs() + 64 + ahead * moves[b];
         *window = bytes.next_multiple_of(PAGE).max(PAGE);
     }
     (out.iter().sum::<u64>() <= FOOTPRINT_BUDGET).then_some(out)
@@ -286,7 +289,7 @@ pub fn plan(
     for r in order {
         let region = place_base(r, &mems, instrs, motion, &runs, &mut vals, &mut arena)?;
         // Without windows the region is mapped one to one (an earlier loop's windows undone).
-        let window = windows.map_or(REGION, |w| if w[r] > 0 { w[r] } else { REGION });
+        let window = windows.map_or(REGION, |w| w[r]);
         aliases.push((region, REGION, window));
     }
     // A fixed counter that is also a base: its addresses are what the exit test makes them.
@@ -353,7 +356,11 @@ fn iterations(instrs: &[Instr], mems: &[Mem], shape: &LoopShape) -> (u64, Option
         Some(w) => {
             // Fewer where a region does not hold 2N iterations of the widest movement (with
             // room for the operands' spread and the offset in the page).
-            let widest = most_movement(mems, shape).max(1);
+            let widest = movement_by_base(mems, shape)
+                .into_iter()
+                .max()
+                .unwrap_or(0)
+                .max(1);
             let fits = (REGION - 2 * PAGE) / (2 * widest);
             (safe_n(fits.min(WINDOW_N)), Some(w))
         }
@@ -372,16 +379,6 @@ fn safe_n(n: u64) -> u64 {
         let n = n.clamp(MIN_SMALL_N, MAX_PREDICTED_N);
         1 << (63 - n.leading_zeros())
     }
-}
-
-/// The most bytes one base's operands move per iteration.
-fn most_movement(mems: &[Mem], shape: &LoopShape) -> u64 {
-    let step = |r: Option<usize>| r.map_or(0, |r| shape.motion[r].per_iteration());
-    mems.iter()
-        .filter(|m| m.base.is_some())
-        .map(|m| (step(m.base) + m.scale * step(m.index)).unsigned_abs())
-        .max()
-        .unwrap_or(0)
 }
 
 /// The values of the counter and of the register `o` it is compared with, for each run, from
