@@ -4,9 +4,10 @@
 # copy, then MTL-P's prediction with our supplement's 4 slots (data/measured/MTL-P.xml.zst):
 #   k = 0: 4.00 (4.00)   8: 4.67 (4.00)   12: 6.12 (4.67)   16: 6.00 (5.33)   20: 7.00 (6.00)
 # Past the p5 bound the copies read slower than even 4 slots an instruction allow at 6 a
-# cycle: the unrolled body runs from the legacy decoders, whose one complex decoder takes
-# the instruction, so NOP fillers in unrolled code (how `suaca measure` counts slots) read
-# too many slots for complex-decoder forms. uops.info gives ICL, TGL and RKL 2 slots; with
+# cycle: a front-end limit, perhaps the legacy decoders (one complex decoder takes the
+# instruction; this body of about 3,000 unrolled instructions may not stay in the µop
+# cache), so a NOP filler (how `suaca measure` counts slots) may read too many slots for
+# such forms. uops.info gives ICL, TGL and RKL 2 slots; with
 # 2, gcc -O2 -march=native's u8_to_f32_norm loop (7 slots, 1.17 measured) is predicted
 # exactly, with our 4 it is 1.66.
         .intel_syntax noprefix
