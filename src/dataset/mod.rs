@@ -326,11 +326,7 @@ impl ArchData {
             .table(KeyKind::String)
             .and_then(|t| t.ids(string).next())
             .and_then(|i| self.rec(i));
-        own.or_else(|| {
-            self.supplemented_records()
-                .iter()
-                .find(|r| r.string == string)
-        })
+        own.or_else(|| self.supplemented(string))
     }
 
     /// This arch's measurement of the instruction `string`.

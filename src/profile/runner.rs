@@ -4,6 +4,8 @@
 //! block (unrolled copies, `kernel`) or, when `loop_shape` finds a loop, as itself for N and
 //! 2N iterations (`placement`, `loop_kernel`).
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::block::{self, RunnableBlock};
@@ -16,8 +18,6 @@ use crate::measure::engine::calibration_specs;
 use crate::measure::harness::{
     self, ChildEnd, FaultReport, HostIsa, Pair, PairRaw, Protocol, Spec,
 };
-use std::collections::HashMap;
-
 use crate::measure::jit::{DataMem, ExecMem, FnHandle};
 use crate::measure::timer::{self, Calibration, CalibrationError, CalibrationLimits};
 use crate::measure::{HarnessError, MeasureError};

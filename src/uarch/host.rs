@@ -243,26 +243,24 @@ pub fn later_core(sig: Signature, amx: bool, l1i_kib: Option<u32>) -> Option<&'s
 /// client parts): a process pinned to some CPU may run on an efficiency core, whose timings
 /// are not the arch's.
 pub fn is_hybrid() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{__cpuid, __cpuid_count};
-        __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & (1 << 15) != 0
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    leaf7_edx_bit(15)
 }
 
 /// Whether the host has AMX tiles (CPUID leaf 7, EDX bit 24).
 fn host_has_amx() -> bool {
+    leaf7_edx_bit(24)
+}
+
+/// Bit `bit` of CPUID leaf 7 (subleaf 0) EDX; false where the leaf does not exist.
+fn leaf7_edx_bit(bit: u32) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{__cpuid, __cpuid_count};
-        __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & (1 << 24) != 0
+        __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & (1 << bit) != 0
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
+        let _ = bit;
         false
     }
 }

@@ -253,12 +253,7 @@ impl PortFallback {
         let missing = uops - listed;
         // Integer work: each memory access the fit left without an address µop gets one on
         // the AGUs (a PUSH is its store's AGU µop); what remains goes to the ALUs.
-        let on_agu: u32 = r
-            .ports
-            .iter()
-            .filter(|(c, _)| Some(c.as_str()) == self.group(PortRole::Load))
-            .map(|(_, n)| *n)
-            .sum();
+        let on_agu = self.on_load_ports(r);
         let parts: Vec<(PortRole, u32)> = match execution_role(class) {
             PortRole::Alu => {
                 let agu = class.mem_accesses.saturating_sub(on_agu).min(missing);
@@ -271,6 +266,16 @@ impl PortFallback {
                 add_default(r, g, n);
             }
         }
+    }
+
+    /// The µops the fit put on the load (AGU) ports.
+    fn on_load_ports(&self, r: &VariantResult) -> u32 {
+        let load = self.group(PortRole::Load);
+        r.ports
+            .iter()
+            .filter(|(c, _)| Some(c.as_str()) == load)
+            .map(|(_, n)| *n)
+            .sum()
     }
 
     /// [`PortFallback::apply`] where slots are fused-domain µops (Intel): a load µop for each
@@ -288,15 +293,9 @@ impl PortFallback {
         let Some(slots) = r.uops.filter(|u| *u > 0) else {
             return;
         };
-        let load = self.group(PortRole::Load);
-        let on_load: u32 = r
-            .ports
-            .iter()
-            .filter(|(c, _)| Some(c.as_str()) == load)
-            .map(|(_, n)| *n)
-            .sum();
+        let on_load = self.on_load_ports(r);
         let fitted: u32 = r.ports.iter().map(|(_, n)| *n).sum::<u32>() - on_load;
-        if let Some(g) = load {
+        if let Some(g) = self.group(PortRole::Load) {
             add_default(r, g, class.loads.saturating_sub(on_load));
         }
         add_default(r, sta, class.stores);

@@ -321,7 +321,7 @@ pub struct Phase2Request {
     /// Also a filler for these forms (their throughput differs from the base form's).
     pub forms: Vec<(Form, f64)>,
     /// Fill with NOPs rather than zero idioms (Redwood Cove renames six NOPs a cycle but
-    /// only about 5.3 zero idioms: `setup::Ctx::nop_filler`).
+    /// only about 5.3 zero idioms: `run::setup::Ctx::nop_filler`).
     pub nop_filler: bool,
 }
 

@@ -152,7 +152,7 @@ pub(super) fn measure_batch(
                     &Phase2Request {
                         tp,
                         forms: r.differing_forms(),
-                        nop_filler: ctx.nop_filler,
+                        nop_filler: ctx.nop_filler(),
                     },
                     &usable_blockers,
                 ),

@@ -292,12 +292,12 @@ fn arch_attributes(
             config.processes,
             ctx.engine.extra_processes,
             ctx.engine.agree * 100.0,
-            if ctx.nop_filler {
+            if ctx.nop_filler() {
                 "uops_retire_slots = fused-domain slots, uops = the µops on ports (with a load µop per memory operand read, a store-address and a store-data µop per operand written),"
             } else {
                 "uops = dispatch slots"
             },
-            if ctx.nop_filler { "NOP" } else { "zero-idiom" },
+            if ctx.nop_filler() { "NOP" } else { "zero-idiom" },
             ctx.dispatch,
             ports_how
         ),
@@ -342,11 +342,7 @@ fn output_records(
         rec.archs = vec![ArchRecord {
             name: arch.to_string(),
             attrs: arch_attrs.clone(),
-            measurement: Some(infer::to_measurement(
-                &r,
-                ctx.dispatch,
-                ctx.fallback.fused_slots(),
-            )),
+            measurement: Some(infer::to_measurement(&r, ctx.dispatch, ctx.nop_filler())),
         }];
         records.push(rec);
     }

@@ -31,9 +31,15 @@ pub(super) struct Ctx {
     pub port_events: Option<Vec<PortEvent>>,
     /// Blockers found with the counters (Mode B), by port combination.
     pub counter_blockers: Vec<Blocker>,
-    /// Slots are counted with NOPs, not zero idioms (Intel: Redwood Cove renames six NOPs a
-    /// cycle but about 5.3 zero idioms; fused-domain slots, `PortFallback::fused_slots`).
-    pub nop_filler: bool,
+}
+
+impl Ctx {
+    /// Slots are counted with NOPs, not zero idioms, where they are fused-domain µops
+    /// (Intel, `PortFallback::fused_slots`): Redwood Cove renames six NOPs a cycle but about
+    /// 5.3 zero idioms.
+    pub fn nop_filler(&self) -> bool {
+        self.fallback.fused_slots()
+    }
 }
 
 /// Per combination, the first candidate whose throughput is 1/|ports| (±3 %).
@@ -168,8 +174,7 @@ pub(super) fn setup(
     let fallback = crate::uarch::load(arch)
         .map(|a| PortFallback::from_arch(&a))
         .unwrap_or_default();
-    let nop_filler = fallback.fused_slots();
-    let dispatch = dispatch_width(&mut engine, nop_filler)?;
+    let dispatch = dispatch_width(&mut engine, fallback.fused_slots())?;
     let (port_events, counter_blockers) = port_counter_mode(&mut engine, arch, progress)?;
     Ok(Ctx {
         engine,
@@ -180,7 +185,6 @@ pub(super) fn setup(
         fallback,
         port_events,
         counter_blockers,
-        nop_filler,
     })
 }
 
