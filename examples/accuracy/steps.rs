@@ -81,6 +81,8 @@ fn model_steps() -> Vec<(&'static str, ModelOptions)> {
     out.push(("+ move-elimination slots (HSW, IVB, SKL)", m));
     m.bank_conflicts = true;
     out.push(("+ L1 bank conflicts (IVB)", m));
+    m.line_splits = true;
+    out.push(("+ loads and stores across a line", m));
     m.predecode_tail = true;
     out.push(("+ a crossing last byte predecoded with its block", m));
     m.false_deps = true;

@@ -7,7 +7,7 @@ use crate::ir::{Instr, Loc};
 use crate::pipeline::frontend::fusion;
 use crate::pipeline::latency::{cycles, edge_offset, lead, plain_edge_offset, renamed_edge_offset};
 use crate::pipeline::memory::address::AddressMap;
-use crate::pipeline::memory::{banks, dependencies as memory, store_commit};
+use crate::pipeline::memory::{banks, dependencies as memory, line_splits, store_commit};
 use crate::pipeline::ports::{self, uop_masks};
 use crate::pipeline::renamer::{self, elimination, high8_merge, pointer_chase, stack_sync};
 use crate::pipeline::{Context, ModelOptions};
@@ -56,10 +56,11 @@ pub fn build(
         && cx.model.store_commit
         && cx.arch.memory.store_line_pairs == Some(true);
     let store_groups = cx.loop_mode && cx.model.data_paths && !by_line;
-    let addresses = (cx.model.mem_deps || store_groups || by_line).then(|| {
-        let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-        AddressMap::build_in(&refs, cx.model.harness)
-    });
+    let addresses =
+        (cx.model.mem_deps || store_groups || by_line || cx.model.line_splits).then(|| {
+            let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
+            AddressMap::build_in(&refs, cx.model.harness)
+        });
     let mem_inputs = match &addresses {
         Some(map) if cx.model.mem_deps => memory::inputs(cx, path, map, &kept, descs),
         _ => Vec::new(),
@@ -77,6 +78,7 @@ pub fn build(
             cx.arch,
             cx.looped,
             memory::policy(cx.loop_mode),
+            cx.model.line_splits,
         ),
         _ => Default::default(),
     };
@@ -86,6 +88,14 @@ pub fn build(
         Some(map) if cx.model.bank_conflicts => banks::ports(cx.instrs, path, map, cx.arch),
         _ => Default::default(),
     };
+    // Loads across a line hold the load ports longer (`memory.load_split_cost`).
+    let split_loads = match &addresses {
+        Some(map) if cx.model.line_splits => {
+            line_splits::extra_load_uops(cx.instrs, path, map, cx.arch, cx.looped)
+        }
+        _ => Default::default(),
+    };
+    let load_ports = cx.arch.ports_with_role(crate::uarch::Role::Load);
     // Extra port cycles of wide loads and stores, as instructions of their own (below).
     let mut wide: Vec<(u32, Vec<PortMask>)> = Vec::new();
     // Lines that get a stack-sync µop (folded into them: a µop, a slot, a cycle on rsp), and
@@ -231,6 +241,9 @@ pub fn build(
                             ports::vector_load(i, cx.arch, &mut uops);
                             if let Some(extra) = ports::chunks(i, cx.arch, &uops) {
                                 wide.push((line as u32, extra));
+                            }
+                            if let Some(&n) = split_loads.get(&line) {
+                                wide.push((line as u32, vec![load_ports; n as usize]));
                             }
                             // Commit slots beyond the store-data µops: held by themselves.
                             if let Some(&total) = commit.get(&line) {

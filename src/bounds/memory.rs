@@ -12,7 +12,9 @@ use iced_x86::{Instruction, Mnemonic};
 use super::facts::{BoundFacts, ComplexAddressing, MemRate};
 use super::{BoundKind, BoundOptions, BoundRow, RowState};
 use crate::ir::{Instr, MemOperand};
-use crate::pipeline::memory::{address::AddressMap, dependencies as memory, store_commit};
+use crate::pipeline::memory::{
+    address::AddressMap, dependencies as memory, line_splits, store_commit,
+};
 use crate::uarch::{MicroArch, Role};
 
 /// Memory accesses of one iteration.
@@ -131,16 +133,28 @@ impl MemCounts {
         for v in [&mut c.load_lines, &mut c.store_lines, &mut c.complex_lines] {
             v.dedup();
         }
-        if opts.store_commit && mm.store_line_pairs == Some(true) && !c.store_lines.is_empty() {
+        // Both rows below follow the addresses: one analysis for the two.
+        let splits = opts.line_splits && mm.load_split_cost.is_some() && !c.load_lines.is_empty();
+        let commit =
+            opts.store_commit && mm.store_line_pairs == Some(true) && !c.store_lines.is_empty();
+        if splits || commit {
             let path: Vec<usize> = (0..instrs.len()).collect();
             let refs: Vec<&Instr> = instrs.iter().collect();
             let map = AddressMap::build_in(&refs, opts.harness);
-            let policy = memory::policy(crate::cfg::is_loop(instrs));
-            c.commit_slots = Some(
-                store_commit::slots(instrs, &path, &map, arch, true, policy)
+            if splits {
+                let extra: u32 = line_splits::extra_load_uops(instrs, &path, &map, arch, true)
                     .values()
-                    .sum(),
-            );
+                    .sum();
+                c.loads += f64::from(extra);
+            }
+            if commit {
+                let policy = memory::policy(crate::cfg::is_loop(instrs));
+                c.commit_slots = Some(
+                    store_commit::slots(instrs, &path, &map, arch, true, policy, opts.line_splits)
+                        .values()
+                        .sum(),
+                );
+            }
         }
         c
     }

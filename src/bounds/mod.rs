@@ -267,6 +267,10 @@ pub struct BoundOptions {
     /// The stores row counts commit cycles by cache line where the arch commits so
     /// (`memory.store_line_pairs`).
     pub store_commit: bool,
+    /// Loads and stores across a line cost their split cost by the address analysis (the
+    /// simulation's `line_splits`): load-port slots in the loads row, commit cycles in the
+    /// stores row.
+    pub line_splits: bool,
     /// NOPs take no issue slot where the arch dispatches none for them.
     pub free_nops: bool,
     /// Moves from the vector unit into a GPR hold every integer ALU where the arch says so
@@ -307,6 +311,7 @@ impl BoundOptions {
             fast_forwarding: model.fast_forwarding,
             stack_sync: model.stack_engine && model.stack_sync,
             store_commit: model.data_paths && model.store_commit,
+            line_splits: model.line_splits,
             free_nops: model.free_nops,
             transfer_alus: model.transfer_alus,
             serializing: model.serializing,
@@ -329,6 +334,7 @@ impl Default for BoundOptions {
             fast_forwarding: false,
             stack_sync: false,
             store_commit: false,
+            line_splits: false,
             free_nops: false,
             transfer_alus: false,
             serializing: false,

@@ -103,6 +103,10 @@ pub struct ModelArgs {
     /// Ivy Bridge).
     #[arg(long)]
     pub no_bank_conflicts: bool,
+    /// Loads and stores across a cache line cost what aligned ones do (no split cost in
+    /// load-port time or store commit cycles).
+    #[arg(long)]
+    pub no_line_splits: bool,
     /// An instruction that reaches into the next 16-byte fetch block by its last byte alone
     /// is carried to the next block like any crossing instruction (the legacy front end's
     /// rule before 2026-11-27), instead of being predecoded with its own block.
@@ -169,6 +173,7 @@ impl ModelArgs {
             port_cycles: base.port_cycles && !self.no_port_cycles,
             serializing: base.serializing && !self.no_serializing,
             bank_conflicts: base.bank_conflicts && !self.no_bank_conflicts,
+            line_splits: base.line_splits && !self.no_line_splits,
             predecode_tail: base.predecode_tail && !self.carry_last_byte,
             harness_pages: base.harness_pages && !self.no_harness_pages,
             page_walk_overlap: base.page_walk_overlap && !self.serial_page_walks,
@@ -341,6 +346,13 @@ mod tests {
                 ..d()
             }),
             ["no-bank-conflicts"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_line_splits: true,
+                ..d()
+            }),
+            ["no-line-splits"]
         );
         assert_eq!(
             one(ModelArgs {

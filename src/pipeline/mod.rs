@@ -104,6 +104,10 @@ pub struct ModelOptions {
     /// Loads that touch a common L1 bank of different lines run one a cycle where the arch
     /// has banks (`memory.l1_banks_per_line`; `--no-bank-conflicts`).
     pub bank_conflicts: bool,
+    /// A load or store across a cache line costs the arch's split cost in port time or
+    /// commit cycles (`memory.load_split_cost`, `memory.store_split_cost`;
+    /// `--no-line-splits`).
+    pub line_splits: bool,
     /// An instruction that reaches into the next 16-byte fetch block by its last byte alone
     /// is predecoded with its own block (`--carry-last-byte`: with the next, as any
     /// instruction that crosses).
@@ -154,6 +158,7 @@ impl ModelOptions {
         single_port_cycles: true,
         serializing: true,
         bank_conflicts: true,
+        line_splits: true,
         predecode_tail: true,
         harness_pages: true,
         page_walk_overlap: true,
@@ -189,6 +194,7 @@ impl ModelOptions {
         single_port_cycles: false,
         serializing: false,
         bank_conflicts: false,
+        line_splits: false,
         predecode_tail: false,
         harness_pages: false,
         page_walk_overlap: false,
@@ -269,6 +275,9 @@ impl ModelOptions {
         }
         if !self.bank_conflicts {
             out.push("no-bank-conflicts");
+        }
+        if !self.line_splits {
+            out.push("no-line-splits");
         }
         if !self.predecode_tail {
             out.push("carry-last-byte");

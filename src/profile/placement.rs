@@ -453,7 +453,10 @@ impl Arena {
 }
 
 /// Places base `r`: the lowest and highest address of its operands over both runs,
-/// relative to its initial value, get a fresh range of the arena.
+/// relative to its initial value, get a fresh range of the arena, and the base (with its
+/// first operand's index, as the first run starts it) a line-aligned value within it, as
+/// the model assumes when it decides which accesses cross a line (docs/model.md, "Line
+/// splits").
 fn place_base(
     r: usize,
     mems: &[Mem],
@@ -484,7 +487,8 @@ fn place_base(
             widest = Some((m, stride));
         }
     }
-    let size = (hi - lo).max(0) as u64 + 64;
+    // Up to a line more, for the base's alignment.
+    let size = (hi - lo).max(0) as u64 + 128;
     let (start, region) = arena.take(size).ok_or_else(|| {
         let (m, stride) = widest.map_or((None, 0), |(m, s)| (Some(m), s));
         let at = m.map_or(String::new(), |m| {
@@ -498,7 +502,13 @@ fn place_base(
             size,
         }
     })?;
-    let v = (start as i64).wrapping_sub(lo) as u64;
+    let index = mems
+        .iter()
+        .find(|m| m.base == Some(r))
+        .and_then(|m| Some(m.scale * vals[0][m.index?]? as i64))
+        .unwrap_or(0);
+    let lowest = (start as i64).wrapping_sub(lo);
+    let v = lowest.wrapping_add(lowest.wrapping_add(index).wrapping_neg().rem_euclid(64)) as u64;
     vals[0][r] = Some(v);
     vals[1][r] = Some(v);
     Ok(region)
@@ -622,6 +632,29 @@ mod tests {
         assert_eq!(p.n, WINDOW_N);
         assert_eq!(p.aliases.len(), 1);
         assert_eq!(p.aliases[0].2, 8192);
+    }
+
+    /// The model takes every base (with its index) as line-aligned when the loop starts
+    /// (docs/model.md, "Line splits"), so the placement does too, whatever the operands'
+    /// displacements: gcc's stencil reads `[rax-0x1c]` (rax aligned, not rax-0x1c), and
+    /// `[rcx+rax*4+8]`, `[rdx+rax*4-4]` with rax from 0 align rcx and rdx.
+    #[test]
+    fn bases_start_line_aligned() {
+        // vmovups ymm0, [rax-0x1c]; add rax, 32; cmp rax, rdi; jne
+        let p = planned("c5fc1040e44883c0204839f875f2").unwrap();
+        assert_eq!(p.values[0][0] % 64, 0, "rax {:#x}", p.values[0][0]);
+        // movups xmm0, [rcx+rax*4+8]; movups [rdx+rax*4-4], xmm0; add rax, 4; cmp rax,
+        // rsi; jne
+        let p = planned(
+            "0f1044810 80f114482fc4883c0044839f075ed"
+                .replace(' ', "")
+                .as_str(),
+        )
+        .unwrap();
+        let (rax, rcx, rdx) = (p.values[0][0], p.values[0][1], p.values[0][2]);
+        assert_eq!(rax, 0);
+        assert_eq!((rcx % 64, rdx % 64), (0, 0), "rcx {rcx:#x}, rdx {rdx:#x}");
+        assert!(inside(rcx + 8) && inside(rdx - 4 + 8 * p.n));
     }
 
     #[test]

@@ -230,7 +230,7 @@ fn json_names_the_details_turned_off() {
         run(&["--model", "suaca"])["model_disabled"]
             .as_array()
             .map(Vec::len),
-        Some(24)
+        Some(25)
     );
     assert_eq!(
         run(&["--dispatch-port-assignment"])["model_disabled"],

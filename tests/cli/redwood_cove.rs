@@ -136,3 +136,34 @@ fn an_l1_bank_serves_two_loads_a_cycle_on_redwood_cove() {
         2.0
     ));
 }
+
+/// A 16-byte load at `[rdi+56]` reads bytes 56..72 of the base taken as line-aligned: it
+/// crosses a line. On Redwood Cove a split load holds every load port for a cycle
+/// (`memory.load_split_cost = 3`, testdata/asm/line_splits.s: 1.09-1.13 cycles a split
+/// load): with two aligned loads in other banks (`[rdi+128]`, `[rdi+144]`) a copy takes
+/// 3 + 2 load-port cycles on 3 ports, 5/3. ADL-P gives no cost: three loads on three
+/// ports, 1.00; so does MTL-P with `--no-line-splits`.
+#[test]
+fn a_load_across_a_line_holds_every_load_port_on_redwood_cove() {
+    let block = "f30f6f4738f30f6f8f80000000f30f6f9790000000";
+    assert!(near(throughput("ADL-P", block), 1.0));
+    let split = throughput("MTL-P", block);
+    assert!((split - 5.0 / 3.0).abs() < 0.05, "MTL-P {split}");
+    assert!(near(
+        throughput_with("MTL-P", block, &["--no-line-splits"]),
+        1.0
+    ));
+}
+
+/// `movdqu [rdi+56], xmm0` repeated: every copy writes two lines. Redwood Cove commits a
+/// line a cycle (`memory.store_split_cost = 2`; four split stores 8.00 cycles, aligned
+/// ones in four lines 4.00): two cycles a copy. At `[rdi+48]` the stores stay in one line
+/// and pair, two a cycle: 0.50, as on ADL-P, which commits without the line rule.
+#[test]
+fn a_store_across_a_line_commits_twice_on_redwood_cove() {
+    let split = "f30f7f4738";
+    let aligned = "f30f7f4730";
+    assert!(near(throughput("MTL-P", split), 2.0));
+    assert!(near(throughput("MTL-P", aligned), 0.5));
+    assert!(near(throughput("ADL-P", split), 0.5));
+}

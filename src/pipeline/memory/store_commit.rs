@@ -62,7 +62,9 @@ const MAX_PERIOD: usize = 64;
 /// each line should total. `looped`: the path repeats, so its last store neighbours its
 /// first. `policy`: how addresses the analysis cannot follow across iterations compare
 /// (with [`UnknownPolicy::SameName`], one named the same way is the same block, as it is
-/// for memory dependencies). Empty when the arch does not commit by line.
+/// for memory dependencies). `splits`: a store across a line (`memory.store_split_bytes`)
+/// takes `memory.store_split_cost − 1` more cycles, two slots each, for the lines beyond its
+/// first. Empty when the arch does not commit by line.
 pub fn slots(
     instrs: &[Instr],
     path: &[usize],
@@ -70,6 +72,7 @@ pub fn slots(
     arch: &MicroArch,
     looped: bool,
     policy: UnknownPolicy,
+    splits: bool,
 ) -> HashMap<usize, u32> {
     if arch.memory.store_line_pairs != Some(true) {
         return HashMap::new();
@@ -118,7 +121,7 @@ pub fn slots(
     // across blocks from one iteration to the next: the rule walks the iterations until
     // the blocks repeat and gives each line its average.
     let period = if looped {
-        repeat_period(&one, map, pair_bytes)
+        repeat_period(one.iter().map(|s| (s.pos, s.operand)), map, pair_bytes)
     } else {
         1
     };
@@ -191,6 +194,19 @@ pub fn slots(
     for (k, i) in (0..total).filter(|&i| opens[i]).enumerate() {
         cost[i] += missing / opened + u32::from((k as u32) < missing % opened);
     }
+    // A store across a line writes the next line too: a cycle more for it (Redwood Cove:
+    // four split stores over four lines 8.00 cycles, aligned 4.00; testdata/asm/line_splits.s).
+    let split_cost = (arch.memory.store_split_bytes, arch.memory.store_split_cost);
+    if let (true, (Some(bytes), Some(extra @ 2..))) = (splits, split_cost) {
+        let bytes = i64::from(bytes);
+        for (i, c) in cost.iter_mut().enumerate() {
+            let s = store(i);
+            let at = offset(i).or_else(|| offset(i % n));
+            if at.is_some_and(|(_, a)| a.rem_euclid(bytes) + i64::from(s.size) > bytes) {
+                *c += 2 * (extra - 1);
+            }
+        }
+    }
     let mut sums: HashMap<usize, u32> = HashMap::new();
     for (i, c) in cost.into_iter().enumerate() {
         *sums.entry(store(i).instr_line).or_insert(0) += c;
@@ -198,16 +214,19 @@ pub fn slots(
     average(&sums, period)
 }
 
-/// Iterations after which every store is back at its offset within a block: the least
-/// common multiple over the stores of `block / gcd(stride mod block, block)` (1 for a
-/// stride the analysis does not know), at most [`MAX_PERIOD`].
-fn repeat_period(stores: &[Store], map: &AddressMap, block: i64) -> usize {
+/// Iterations after which every access (position, operand) is back at its offset within a
+/// block: the least common multiple over them of `block / gcd(stride mod block, block)` (1
+/// for a stride the analysis does not know), at most [`MAX_PERIOD`].
+pub(super) fn repeat_period(
+    accesses: impl Iterator<Item = (usize, usize)>,
+    map: &AddressMap,
+    block: i64,
+) -> usize {
     let mut period = 1usize;
-    for s in stores {
-        let (Some((t0, c0)), Some((t1, c1))) = (
-            map.parts_at(s.pos, s.operand, 0),
-            map.parts_at(s.pos, s.operand, 1),
-        ) else {
+    for (pos, operand) in accesses {
+        let (Some((t0, c0)), Some((t1, c1))) =
+            (map.parts_at(pos, operand, 0), map.parts_at(pos, operand, 1))
+        else {
             continue;
         };
         if t0 != t1 {
@@ -225,7 +244,7 @@ fn repeat_period(stores: &[Store], map: &AddressMap, block: i64) -> usize {
 /// Each line's slots over `period` iterations as whole slots per iteration: the floor of
 /// its average, plus one for the lines with the largest remainders (ties: the earlier
 /// line) until the lines total the walk's average, rounded.
-fn average(sums: &HashMap<usize, u32>, period: usize) -> HashMap<usize, u32> {
+pub(super) fn average(sums: &HashMap<usize, u32>, period: usize) -> HashMap<usize, u32> {
     let p = period.max(1) as u32;
     if p == 1 {
         return sums.clone();
@@ -282,9 +301,17 @@ mod tests {
         let map = AddressMap::build(&refs);
         let total = |arch: &str| -> u32 {
             let arch = crate::uarch::load(arch).unwrap();
-            slots(&instrs, &path, &map, &arch, true, UnknownPolicy::NoAlias)
-                .values()
-                .sum()
+            slots(
+                &instrs,
+                &path,
+                &map,
+                &arch,
+                true,
+                UnknownPolicy::NoAlias,
+                true,
+            )
+            .values()
+            .sum()
         };
         assert_eq!(total("ZEN4"), 4);
         assert_eq!(total("MTL-P"), 2);
@@ -303,9 +330,17 @@ mod tests {
         let map = AddressMap::build(&refs);
         let total = |arch: &str| -> u32 {
             let arch = crate::uarch::load(arch).unwrap();
-            slots(&instrs, &[0, 1], &map, &arch, true, UnknownPolicy::NoAlias)
-                .values()
-                .sum()
+            slots(
+                &instrs,
+                &[0, 1],
+                &map,
+                &arch,
+                true,
+                UnknownPolicy::NoAlias,
+                true,
+            )
+            .values()
+            .sum()
         };
         assert_eq!(total("ZEN4"), 4);
         assert_eq!(total("MTL-P"), 2);
