@@ -10,6 +10,11 @@
 # logic), with the crossing off the chain, or into an FP consumer (`vaddpd` chain after
 # `vpaddq`) costs nothing extra. Two 1-cycle chains fed by a load read below their latency
 # (0.87, 0.91; such loops run N = 128 iterations against 800 without memory).
+# The last four loops (same command, 2026-11-28, session 27) make it a matter of ports more
+# than of domains: a `mulpd` result costs the same (1.62), so does an FP `andpd` on the chain
+# (1.63), and a chain operation that runs on p5 alone (`palignr`, `shufpd`) nothing (1.00).
+# A guess that fits, not checked: a write-back conflict on p0/p1 between the chain's 1-cycle
+# µop and a 4-cycle FP µop dispatched three cycles before it on the same port.
         .intel_syntax noprefix
         .text
         .globl f
@@ -216,6 +221,50 @@ f:
         vpcmpgtq ymm1, ymm4, ymm3
         vaddpd ymm2, ymm2, ymm1
         add rax, 32
+        cmp rax, rdx
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.62: mulpd -> psubq chain
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        movupd xmm1, xmmword ptr [rax]
+        add rax, 16
+        mulpd xmm1, xmm3
+        psubq xmm2, xmm1
+        cmp rax, rdx
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.63: cmpltpd -> andpd chain (FP logic on the chain)
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        movupd xmm1, xmmword ptr [rax]
+        add rax, 16
+        cmpltpd xmm1, xmm3
+        andpd xmm2, xmm1
+        cmp rax, rdx
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 0.99: cmpltpd -> palignr chain (p5 only)
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        movupd xmm1, xmmword ptr [rax]
+        add rax, 16
+        cmpltpd xmm1, xmm3
+        palignr xmm2, xmm1, 8
+        cmp rax, rdx
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.00: cmpltpd -> shufpd chain (p5 only)
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        movupd xmm1, xmmword ptr [rax]
+        add rax, 16
+        cmpltpd xmm1, xmm3
+        shufpd xmm2, xmm1, 1
         cmp rax, rdx
         jne 1b
         .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90

@@ -464,3 +464,36 @@ fn masked_loads_of_untouched_pages_run_at_their_rate() {
         .unwrap();
     assert!(m < 5.0, "{m} cycles an iteration");
 }
+
+/// Loads and stores across a cache line on this host, where its figures are known
+/// (testdata/asm/line_splits.s): on the Intel host (Redwood Cove, MTL-P) eight 32-byte loads
+/// across a line read 8.92 cycles an iteration (a split load holds every load port for a
+/// cycle; aligned, 2.68) and four stores across a line 8.00 (a cycle per line written).
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn line_splits_match_the_hosts_figures() {
+    let expectations = [("MTL-P", [("1", 8.92), ("9", 8.00)])];
+    let host = suaca::uarch::host::detect();
+    let Some((_, regions)) = expectations.iter().find(|e| Some(e.0) == host) else {
+        eprintln!("note: no line-split figures for this host ({host:?}); skipping");
+        return;
+    };
+    let src = testdata("asm/line_splits.s");
+    for &(region, expected) in regions {
+        profile_json_until(
+            &[src.to_str().unwrap(), "--region", region, "--json"],
+            |v| {
+                let m = v["regions"][0]["measured_cycles_per_iteration"]
+                    .as_f64()
+                    .unwrap_or(0.0);
+                if (m - expected).abs() <= 0.1 * expected {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "region {region}: measured {m}, expected {expected}"
+                    ))
+                }
+            },
+        );
+    }
+}
