@@ -20,7 +20,7 @@ use crate::uarch::{MicroArch, Role};
 /// Memory accesses of one iteration.
 #[derive(Clone, Debug, Default)]
 pub(super) struct MemCounts {
-    /// Loads, including gather elements and expected split costs.
+    /// Loads, including gather elements and split costs (expected, or by the addresses).
     pub loads: f64,
     /// Stores, including scatter elements and expected split costs.
     pub stores: f64,

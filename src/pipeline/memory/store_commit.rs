@@ -288,34 +288,29 @@ pub fn extra(instr: &Instr, arch: &MicroArch, total: u32) -> Vec<PortMask> {
 mod tests {
     use super::*;
 
+    /// Commit slots of the code `hex`, repeated, on `arch` (every instruction on the path).
+    fn total(hex: &str, arch: &str) -> u32 {
+        let bytes = crate::input::parse_hex(hex).unwrap();
+        let instrs = crate::decode::decode_bytes(&bytes, 0).unwrap();
+        let path: Vec<usize> = (0..instrs.len()).collect();
+        let refs: Vec<&Instr> = instrs.iter().collect();
+        let map = AddressMap::build(&refs);
+        let arch = crate::uarch::load(arch).unwrap();
+        let policy = UnknownPolicy::NoAlias;
+        slots(&instrs, &path, &map, &arch, true, policy, true)
+            .values()
+            .sum()
+    }
+
     /// `movups [rdi], xmm0; movups [rdi+16], xmm1` repeated: every store writes the line
     /// before it. Zen 4: two stores of vector data never share a cycle, two slots each, 4 a
     /// copy (2 cycles); Redwood Cove (`store_vector_pairs`): one slot each, 2 (1 cycle), as
     /// measured (testdata/asm/store_commit.s); without `store_line_pairs` (SKL) no rule.
     #[test]
     fn vector_stores_pair_where_the_arch_says() {
-        let bytes = crate::input::parse_hex("0f11070f114f10").unwrap();
-        let instrs = crate::decode::decode_bytes(&bytes, 0).unwrap();
-        let path = [0, 1];
-        let refs: Vec<&Instr> = instrs.iter().collect();
-        let map = AddressMap::build(&refs);
-        let total = |arch: &str| -> u32 {
-            let arch = crate::uarch::load(arch).unwrap();
-            slots(
-                &instrs,
-                &path,
-                &map,
-                &arch,
-                true,
-                UnknownPolicy::NoAlias,
-                true,
-            )
-            .values()
-            .sum()
-        };
-        assert_eq!(total("ZEN4"), 4);
-        assert_eq!(total("MTL-P"), 2);
-        assert_eq!(total("SKL"), 0);
+        assert_eq!(total("0f11070f114f10", "ZEN4"), 4);
+        assert_eq!(total("0f11070f114f10", "MTL-P"), 2);
+        assert_eq!(total("0f11070f114f10", "SKL"), 0);
     }
 
     /// `vmovups [rdi], ymm0; vmovups [rdi+32], ymm1` repeated: one line a copy. Zen 4: a
@@ -324,26 +319,18 @@ mod tests {
     /// stores over four lines measured (4.00 cycles, testdata/asm/ymm_stores.s).
     #[test]
     fn a_slot_writes_32_bytes_on_redwood_cove() {
-        let bytes = crate::input::parse_hex("c5fc1107c5fc114f20").unwrap();
-        let instrs = crate::decode::decode_bytes(&bytes, 0).unwrap();
-        let refs: Vec<&Instr> = instrs.iter().collect();
-        let map = AddressMap::build(&refs);
-        let total = |arch: &str| -> u32 {
-            let arch = crate::uarch::load(arch).unwrap();
-            slots(
-                &instrs,
-                &[0, 1],
-                &map,
-                &arch,
-                true,
-                UnknownPolicy::NoAlias,
-                true,
-            )
-            .values()
-            .sum()
-        };
-        assert_eq!(total("ZEN4"), 4);
-        assert_eq!(total("MTL-P"), 2);
+        assert_eq!(total("c5fc1107c5fc114f20", "ZEN4"), 4);
+        assert_eq!(total("c5fc1107c5fc114f20", "MTL-P"), 2);
+    }
+
+    /// `vmovups [rdi+40], ymm0` repeated: bytes 40..72, across a line. Redwood Cove
+    /// (`store_split_cost = 2`): the store opens a line (two slots) and writes a second one
+    /// (two more), 4 slots, 2 cycles a copy; at `[rdi+32]` it stays in one line and the
+    /// copies pair, 1 slot.
+    #[test]
+    fn a_store_across_a_line_takes_a_cycle_a_line() {
+        assert_eq!(total("c5fc114728", "MTL-P"), 4);
+        assert_eq!(total("c5fc114720", "MTL-P"), 1);
     }
 
     #[test]
