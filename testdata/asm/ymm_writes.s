@@ -10,8 +10,8 @@
 #   ymm: 12 loads, 12 vpaddd          5.83  4.17
 #   ymm: 12 loads, 18 vpaddd          6.91  6.00
 #   ymm: 18 loads, 12 vpaddd          7.71  6.00
-#   ymm: 18 loads, 18 vpaddd          8.76  6.17
-#   xmm: 12 loads, 12 vpaddd          4.42  4.17
+#   ymm: 18 loads, 18 vpaddd     8.48-8.76  6.17
+#   xmm: 12 loads, 12 vpaddd     4.41-4.42  4.17
 #   xmm: 18 loads, 18 vpaddd          6.54  6.17
 # Loads alone and operations alone reach three a cycle; together the ymm ones stop at
 # about four results a cycle (3.8-4.3: loaded values and computed ones alike), the xmm
