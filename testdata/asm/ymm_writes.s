@@ -17,8 +17,9 @@
 # about four results a cycle (3.8-4.3: loaded values and computed ones alike), the xmm
 # ones do not. A limit of four 256-bit register writes a cycle fits the ymm rows within
 # 8% (one-off trial: four write ports in MTL-P's description, a write per 32-byte load
-# and per ymm result; it also moved xmm-only loops through the port binding at issue, so
-# it was not kept). clang's unrolled AVX2 loops (add_i32, sum_i32, abs_diff_sum,
+# and per ymm result; not kept: with 16 ports the engine's port binding at issue, which
+# packs a port into 4 bits, silently turned off, so the trial's loop-set figure, 4.25% /
+# tau 0.943, mixes both changes; fewer extra ports would not give four writes a cycle). clang's unrolled AVX2 loops (add_i32, sum_i32, abs_diff_sum,
 # select_f64 of the MTL-P loop set) are 10-18% under-predicted, as these rows are.
         .intel_syntax noprefix
         .text

@@ -367,3 +367,17 @@ fn user_supplied_files() {
     let zero = uarch::from_toml_str("name='T'\nbase='SKL'\nissue_width=0\n");
     assert!(matches!(zero, Err(UarchError::Invalid { .. })));
 }
+
+/// The engine packs a µop's bound port into 4 bits (15 meaning unbound) and binds ports at
+/// issue only below 15 ports: an arch that binds at issue and grew a 15th port (a virtual
+/// one, say) would lose its binding without a word (seen in a session-27 trial with four
+/// vector-write ports on MTL-P). Every such arch stays within 14.
+#[test]
+fn archs_that_bind_ports_at_issue_fit_the_engines_port_field() {
+    for name in uarch::names() {
+        let a = arch(name);
+        if a.scheduler.port_assignment == Some(uarch::PortBinding::Issue) {
+            assert!(a.ports.len() <= 14, "{name}: {} ports", a.ports.len());
+        }
+    }
+}
