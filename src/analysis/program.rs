@@ -96,6 +96,8 @@ pub fn build(
         _ => Default::default(),
     };
     let load_ports = cx.arch.ports_with_role(crate::uarch::Role::Load);
+    let write_ports = cx.arch.ports_with_role(crate::uarch::Role::VectorWrite);
+    let mut write_carry = 0u32;
     // Extra port cycles of wide loads and stores, as instructions of their own (below).
     let mut wide: Vec<(u32, Vec<PortMask>)> = Vec::new();
     // Lines that get a stack-sync µop (folded into them: a µop, a slot, a cycle on rsp), and
@@ -244,6 +246,11 @@ pub fn build(
                             }
                             if let Some(&n) = split_loads.get(&line) {
                                 wide.push((line as u32, vec![load_ports; n as usize]));
+                            }
+                            let writes = write_carry + ports::vector_writes(i, cx.arch, &uops);
+                            write_carry = writes % 2;
+                            if writes >= 2 {
+                                wide.push((line as u32, vec![write_ports; (writes / 2) as usize]));
                             }
                             // Commit slots beyond the store-data µops: held by themselves.
                             if let Some(&total) = commit.get(&line) {

@@ -61,11 +61,13 @@ pub enum Role {
     Shuffle,
     /// Floating-point store data and FP-to-integer transfers (Zen 3/4 pipes FP4/FP5).
     FpStore,
+    /// Two writes of 256-bit registers (a ymm load's data, a ymm result) a cycle each.
+    VectorWrite,
 }
 
 impl Role {
     /// Every role, in declaration order.
-    pub const ALL: [Role; 17] = [
+    pub const ALL: [Role; 18] = [
         Role::Alu,
         Role::Mul,
         Role::Divider,
@@ -83,6 +85,7 @@ impl Role {
         Role::FpAdd,
         Role::Shuffle,
         Role::FpStore,
+        Role::VectorWrite,
     ];
 }
 

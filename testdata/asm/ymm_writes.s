@@ -1,6 +1,7 @@
 # 32-byte loads beside 256-bit operations, on the Intel host (Redwood Cove, CPUID family 6
 # model 167 reported, 2026-11-28, session 27): `suaca profile --processes 3 --arch MTL-P`,
-# cycles an iteration, and MTL-P's prediction. A lead, not modelled. The loads read 32*i
+# cycles an iteration, and MTL-P's prediction before the rule below (the `vector_write`
+# ports; docs/model.md "256-bit results" has the new ones). The loads read 32*i
 # bytes from rdi (two a line, no bank conflicts, the same lines every iteration); the
 # vpaddd run in eight chains of at most three, so neither chains nor ports bind:
 #   ymm: 12 loads, 0 vpaddd           4.00  4.00
@@ -16,11 +17,11 @@
 # Loads alone and operations alone reach three a cycle; together the ymm ones stop at
 # about four results a cycle (3.8-4.3: loaded values and computed ones alike), the xmm
 # ones do not. A limit of four 256-bit register writes a cycle fits the ymm rows within
-# 8% (one-off trial: four write ports in MTL-P's description, a write per 32-byte load
-# and per ymm result; not kept: with 16 ports the engine's port binding at issue, which
-# packs a port into 4 bits, silently turned off, so the trial's loop-set figure, 4.25% /
-# tau 0.943, mixes both changes; fewer extra ports would not give four writes a cycle). clang's unrolled AVX2 loops (add_i32, sum_i32, abs_diff_sum,
-# select_f64 of the MTL-P loop set) are 10-18% under-predicted, as these rows are.
+# 8%: MTL-P models it with two write ports taking two writes a µop (a first trial with
+# four ports, one write each, silently turned off the engine's port binding at issue,
+# which packs a port into 4 bits: at most 14 ports). clang's unrolled AVX2 loops of the
+# MTL-P loop set (add_i32, sum_i32, abs_diff_sum, select_f64) were 10-18% under-predicted,
+# as these rows were.
         .intel_syntax noprefix
         .text
         .globl f

@@ -326,8 +326,8 @@ fn loop_accuracy_guard() {
 /// supplement), so that every loop has data (issue #14 item 2). Measured (the set of
 /// 2026-11-28 with line-aligned bases, 487 measured loops, `scripts/loop_accuracy.sh --arch
 /// MTL-P --csv data/measured/MTL-P_loops.csv --xml ../shared/data/uops/instructions.xml.zst`):
-/// suaca MAPE 3.90%, median APE 0.7%, Kendall's tau 0.942, coverage 100% (the 453 loops
-/// without AVX-512 forms 3.83% / 0.940, the 34 with 4.82% / 0.916); llvm-mca-19
+/// suaca MAPE 3.73%, median APE 0.4%, Kendall's tau 0.943, coverage 100% (the 453 loops
+/// without AVX-512 forms 3.69% / 0.941, the 34 with 4.33% / 0.938); llvm-mca-19
 /// -mcpu=meteorlake 33.7%, 13.7%, 0.760.
 #[test]
 fn mtl_p_loop_accuracy_guard() {
@@ -337,7 +337,7 @@ fn mtl_p_loop_accuracy_guard() {
     let m = suaca_metrics(&measured_mtl_p_loops(), "MTL-P", Some(xml));
     assert!(m.blocks >= 480, "{m:?}");
     assert!(m.coverage() >= 0.999, "{m:?}");
-    assert!(m.mape <= 0.041, "MAPE {}: {m:?}", m.mape);
+    assert!(m.mape <= 0.039, "MAPE {}: {m:?}", m.mape);
     assert!(m.kendall_tau.unwrap_or(0.0) >= 0.94, "{m:?}");
 }
 

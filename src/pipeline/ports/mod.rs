@@ -176,6 +176,29 @@ pub fn vector_load(instr: &Instr, arch: &MicroArch, uops: &mut Vec<PortMask>) {
     uops.extend(std::iter::repeat_n(ports, loads));
 }
 
+/// The 256-bit register writes of `instr` (`Role::VectorWrite` ports, two a µop): one per
+/// 32-byte load into a vector register and one for a ymm result an operation computes.
+pub fn vector_writes(instr: &Instr, arch: &MicroArch, uops: &[PortMask]) -> u32 {
+    let ports = arch.ports_with_role(Role::VectorWrite);
+    if ports.is_empty() || !is_vector(instr) || is_gather(instr) {
+        return 0;
+    }
+    let loads = instr
+        .mem
+        .iter()
+        .filter(|m| m.read && !m.agen && m.size == 32)
+        .count() as u32;
+    let iced = &instr.iced;
+    let dest_ymm = iced.op_count() > 0
+        && iced.op0_kind() == iced_x86::OpKind::Register
+        && iced.op0_register().is_ymm();
+    let load_ports = arch.ports_with_role(Role::Load);
+    let computes = uops
+        .iter()
+        .any(|m| !m.is_empty() && m.0 & load_ports.0 == 0);
+    loads + u32::from(dest_ymm && (loads == 0 || computes))
+}
+
 /// A loop's back branch, taken every iteration, runs on the arch's taken-branch port where
 /// only one port executes taken branches (Haswell to Cascade Lake: port 6; uops.info lists
 /// the Jcc on p06 because its not-taken runs may also use p0; docs/model.md, "Taken branches
@@ -318,6 +341,43 @@ pub fn uop_masks(desc: &InstrDesc) -> Vec<PortMask> {
 mod tests {
     use super::*;
     use crate::decode::decode_bytes;
+
+    /// Redwood Cove's 256-bit writes: a 32-byte load into a ymm register writes once, a ymm
+    /// load-op twice (the loaded value and the result), a ymm operation once; xmm
+    /// operations, stores and other arches none.
+    #[test]
+    fn ymm_loads_and_results_are_vector_writes_on_redwood_cove() {
+        let mtl = crate::uarch::load("MTL-P").unwrap();
+        let m = |names: &[&str]| mtl.mask_of_names(names).unwrap();
+        let (alu, load, store) = (m(&["0", "1", "5"]), m(&["2", "3", "10"]), m(&["4", "9"]));
+        let writes = |hex: &str, uops: &[PortMask], arch: &MicroArch| {
+            let i = decode_bytes(&crate::input::parse_hex(hex).unwrap(), 0).unwrap();
+            vector_writes(&i[0], arch, uops)
+        };
+        assert_eq!(writes("c5fe6f07", &[load], &mtl), 1, "vmovdqu ymm0, [rdi]");
+        assert_eq!(
+            writes("c5f5fe07", &[alu, load], &mtl),
+            2,
+            "vpaddd ymm0, ymm1, [rdi]"
+        );
+        assert_eq!(
+            writes("c5f5fec2", &[alu], &mtl),
+            1,
+            "vpaddd ymm0, ymm1, ymm2"
+        );
+        assert_eq!(
+            writes("c5f1fec2", &[alu], &mtl),
+            0,
+            "vpaddd xmm0, xmm1, xmm2"
+        );
+        assert_eq!(writes("c5fe7f07", &[store], &mtl), 0, "vmovdqu [rdi], ymm0");
+        let adl = crate::uarch::load("ADL-P").unwrap();
+        assert_eq!(
+            writes("c5f5fe07", &[alu, load], &adl),
+            0,
+            "not measured on Golden Cove"
+        );
+    }
 
     #[test]
     fn taken_back_branches_run_on_port_6_from_haswell_to_skylake() {
