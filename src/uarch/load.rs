@@ -137,7 +137,23 @@ fn resolve(name: &str, lookup: Lookup, chain: &mut Vec<String>) -> Result<Value,
     chain.push(name.to_string());
     let text = lookup(name).ok_or_else(|| unknown(name))?;
     let raw = parse(name, text)?;
-    apply_base(name, raw, lookup, chain)
+    let mut merged = apply_base(name, raw, lookup, chain)?;
+    append_extra_ports(&mut merged);
+    Ok(merged)
+}
+
+/// `[[extra_ports]]` follow the base's ports (a `[[ports]]` array would replace them all).
+fn append_extra_ports(v: &mut Value) {
+    let Some(t) = v.as_table_mut() else { return };
+    let Some(Value::Array(extra)) = t.remove("extra_ports") else {
+        return;
+    };
+    match t.get_mut("ports") {
+        Some(Value::Array(ports)) => ports.extend(extra),
+        _ => {
+            t.insert("ports".into(), Value::Array(extra));
+        }
+    }
 }
 
 fn apply_base(
@@ -297,6 +313,20 @@ mod tests {
         let err = resolve("A", &fake, &mut Vec::new()).unwrap_err();
         assert!(matches!(err, UarchError::InheritanceCycle { .. }), "{err}");
         assert!(err.to_string().contains("A -> B -> A"), "{err}");
+    }
+
+    /// `[[extra_ports]]` follow the base's ports: MTL-P is ADL-P's twelve and two
+    /// vector-write ports.
+    #[test]
+    fn extra_ports_follow_the_bases() {
+        let (adl, mtl) = (load("ADL-P").unwrap(), load("MTL-P").unwrap());
+        assert_eq!(mtl.ports.len(), adl.ports.len() + 2);
+        assert_eq!(mtl.ports[..adl.ports.len()], adl.ports[..]);
+        let names: Vec<&str> = mtl.ports[adl.ports.len()..]
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(names, ["VW0", "VW1"]);
     }
 
     #[test]
