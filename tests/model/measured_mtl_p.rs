@@ -100,32 +100,9 @@ fn uops_info_has_none_of_its_forms() {
 /// in `../shared` (`None`, saying why, without it or without GNU as).
 fn mtl_p_regions(name: &str) -> Option<Vec<f64>> {
     let (xml, _) = bhive_dev()?;
-    if !crate::zen4_fixtures::have_as(name) {
-        return None;
-    }
-    let home = tempfile::tempdir().expect("tempdir");
-    let file = root().join("testdata/asm").join(name);
-    let args = [
-        "--arch",
-        "MTL-P",
-        "--uops-xml",
-        xml.to_str().expect("utf-8"),
-        "-p",
-        file.to_str().expect("utf-8"),
-    ];
-    let out = crate::common::suaca(&args, home.path());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    Some(
-        text.lines()
-            .filter_map(|l| l.strip_prefix("Block throughput: "))
-            .filter_map(|l| l.split_whitespace().next()?.parse().ok())
-            .collect(),
-    )
+    let xml = xml.to_str().expect("utf-8");
+    let args = ["--arch", "MTL-P", "--uops-xml", xml];
+    crate::zen4_fixtures::region_throughputs_with(name, &args).map(|(tps, _)| tps)
 }
 
 /// The host's figures of testdata/asm/ymm_writes.s (twelve or eighteen 32-byte loads beside

@@ -26,15 +26,19 @@ pub(crate) fn bound_lines(text: &str) -> Vec<&str> {
 /// Block throughputs of every region of the assembly fixture `name` (ZEN4, embedded data),
 /// and the text; `None` (with a note) where GNU as, which reads assembly text, is missing.
 pub(crate) fn region_throughputs(name: &str) -> Option<(Vec<f64>, String)> {
+    region_throughputs_with(name, &["--arch", "ZEN4"])
+}
+
+/// The same with `args` (the arch, the data) before the file.
+pub(crate) fn region_throughputs_with(name: &str, args: &[&str]) -> Option<(Vec<f64>, String)> {
     if !have_as(name) {
         return None;
     }
     let home = tempfile::tempdir().expect("tempdir");
     let file = root().join("testdata/asm").join(name);
-    let out = suaca(
-        &["--arch", "ZEN4", "-p", file.to_str().expect("utf-8")],
-        home.path(),
-    );
+    let mut all = args.to_vec();
+    all.extend(["-p", file.to_str().expect("utf-8")]);
+    let out = suaca(&all, home.path());
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),

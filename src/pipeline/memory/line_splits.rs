@@ -90,11 +90,7 @@ mod tests {
     use super::*;
 
     fn extra(hex: &str, arch: &str, looped: bool) -> HashMap<usize, u32> {
-        let bytes = crate::input::parse_hex(hex).unwrap();
-        let instrs = crate::decode::decode_bytes(&bytes, 0).unwrap();
-        let path: Vec<usize> = (0..instrs.len()).collect();
-        let refs: Vec<&Instr> = instrs.iter().collect();
-        let map = AddressMap::build(&refs);
+        let (instrs, path, map) = super::super::decoded(hex);
         let arch = crate::uarch::load(arch).unwrap();
         extra_load_uops(&instrs, &path, &map, &arch, looped)
     }

@@ -11,3 +11,15 @@ pub mod dependencies;
 pub mod harness;
 pub mod line_splits;
 pub mod store_commit;
+
+/// The instructions of the code `hex`, every position of them as the path, and their
+/// addresses (for the tests of the memory rules).
+#[cfg(test)]
+pub(crate) fn decoded(hex: &str) -> (Vec<crate::ir::Instr>, Vec<usize>, address::AddressMap) {
+    let bytes = crate::input::parse_hex(hex).unwrap();
+    let instrs = crate::decode::decode_bytes(&bytes, 0).unwrap();
+    let path: Vec<usize> = (0..instrs.len()).collect();
+    let refs: Vec<&crate::ir::Instr> = instrs.iter().collect();
+    let map = address::AddressMap::build(&refs);
+    (instrs, path, map)
+}

@@ -290,11 +290,7 @@ mod tests {
 
     /// Commit slots of the code `hex`, repeated, on `arch` (every instruction on the path).
     fn total(hex: &str, arch: &str) -> u32 {
-        let bytes = crate::input::parse_hex(hex).unwrap();
-        let instrs = crate::decode::decode_bytes(&bytes, 0).unwrap();
-        let path: Vec<usize> = (0..instrs.len()).collect();
-        let refs: Vec<&Instr> = instrs.iter().collect();
-        let map = AddressMap::build(&refs);
+        let (instrs, path, map) = super::super::decoded(hex);
         let arch = crate::uarch::load(arch).unwrap();
         let policy = UnknownPolicy::NoAlias;
         slots(&instrs, &path, &map, &arch, true, policy, true)
