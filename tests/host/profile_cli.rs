@@ -51,20 +51,26 @@ fn profile(args: &[&str]) -> Option<std::process::Output> {
 #[test]
 fn add_chain_measures_one_cycle_and_imul_add_four() {
     let obj = testdata("obj/elf/profile.o");
-    let Some(out) = profile(&[obj.to_str().unwrap(), "--json"]) else {
+    let expected = [1.0, 4.0];
+    // A busy neighbour can slow one run past the tolerance: retried, as the other checks.
+    let Some(v) = profile_json_until(&[obj.to_str().unwrap(), "--json"], |v| {
+        let regions = v["regions"].as_array().map_or(&[][..], Vec::as_slice);
+        for (r, e) in regions.iter().zip(expected) {
+            let m = r["measured_cycles_per_iteration"].as_f64().unwrap_or(0.0);
+            if (m - e).abs() > 0.1 * e {
+                return Err(format!(
+                    "region {}: measured {m}, expected {e}",
+                    r["region"]
+                ));
+            }
+        }
+        Ok(())
+    }) else {
         return;
     };
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let regions = v["regions"].as_array().unwrap();
     assert_eq!(regions.len(), 2);
-    for (r, expected) in regions.iter().zip([1.0, 4.0]) {
-        let m = r["measured_cycles_per_iteration"].as_f64().unwrap();
-        assert!(
-            (m - expected).abs() <= 0.1 * expected,
-            "region {}: measured {m}, expected {expected}",
-            r["region"]
-        );
+    for (r, expected) in regions.iter().zip(expected) {
         assert_eq!(r["copies"], serde_json::json!([100, 200]));
         assert_eq!(r["per_process"].as_array().unwrap().len(), 3);
         // Where suaca has data for the host (ZEN4 here, embedded), the prediction is beside.
