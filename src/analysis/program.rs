@@ -56,11 +56,12 @@ pub fn build(
         && cx.model.store_commit
         && cx.arch.memory.store_line_pairs == Some(true);
     let store_groups = cx.loop_mode && cx.model.data_paths && !by_line;
-    let addresses =
-        (cx.model.mem_deps || store_groups || by_line || cx.model.line_splits).then(|| {
-            let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
-            AddressMap::build_in(&refs, cx.model.harness)
-        });
+    // Split loads only where the arch gives them a cost (store splits go with `by_line`).
+    let splits = cx.model.line_splits && cx.arch.memory.load_split_cost.is_some();
+    let addresses = (cx.model.mem_deps || store_groups || by_line || splits).then(|| {
+        let refs: Vec<&Instr> = path.iter().map(|&l| &cx.instrs[l]).collect();
+        AddressMap::build_in(&refs, cx.model.harness)
+    });
     let mem_inputs = match &addresses {
         Some(map) if cx.model.mem_deps => memory::inputs(cx, path, map, &kept, descs),
         _ => Vec::new(),
@@ -90,7 +91,7 @@ pub fn build(
     };
     // Loads across a line hold the load ports longer (`memory.load_split_cost`).
     let split_loads = match &addresses {
-        Some(map) if cx.model.line_splits => {
+        Some(map) if splits => {
             line_splits::extra_load_uops(cx.instrs, path, map, cx.arch, cx.looped)
         }
         _ => Default::default(),
