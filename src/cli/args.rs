@@ -97,7 +97,8 @@ pub struct MeasureArgs {
     /// Arch name to write (default: from CPUID, e.g. ZEN4).
     #[arg(long, value_name = "ARCH")]
     pub arch: Option<String>,
-    /// CPU to pin the benchmarks to (default: the last allowed CPU).
+    /// CPU to pin the benchmarks to (default: the last allowed CPU; on a hybrid Intel part the
+    /// last allowed performance core).
     #[arg(long, value_name = "N")]
     pub cpu: Option<usize>,
     /// Also measure machine parameters (X-Ray style) and the pipeline rules the model reads
@@ -147,7 +148,8 @@ pub struct ProfileArgs {
     /// atomically.
     #[arg(short, long, value_name = "FILE", default_value = "-")]
     pub output: PathBuf,
-    /// CPU to pin the runs to (default: the last allowed CPU).
+    /// CPU to pin the runs to (default: the last allowed CPU; on a hybrid Intel part the last
+    /// allowed performance core).
     #[arg(long, value_name = "N")]
     pub cpu: Option<usize>,
     /// Child processes per block; the median of their results is kept. Up to six more run

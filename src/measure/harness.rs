@@ -589,9 +589,12 @@ pub fn signal_name(sig: i32) -> &'static str {
 }
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
-/// The CPU benchmarks pin to by default: the last one this process may run on.
+/// The CPU benchmarks pin to by default: the last one this process may run on, a
+/// performance core on a hybrid part ([`super::cpus`]).
 pub fn default_cpu() -> usize {
-    *super::child::allowed_cpus().last().unwrap_or(&0)
+    let performance =
+        super::cpus::performance_cores(std::path::Path::new(super::cpus::PERFORMANCE_CORES));
+    super::cpus::choose(&super::child::allowed_cpus(), performance.as_deref())
 }
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]

@@ -19,6 +19,7 @@
 pub mod catalog;
 pub mod checkpoint;
 pub mod counters;
+pub mod cpus;
 mod error;
 pub mod harness;
 pub mod infer;

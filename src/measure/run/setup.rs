@@ -132,7 +132,7 @@ pub(super) fn setup(
 ) -> Result<Ctx, MeasureError> {
     let cpu = match config.cpu {
         Some(c) => c,
-        None => *super::super::child::allowed_cpus().last().unwrap_or(&0),
+        None => crate::measure::harness::default_cpu(),
     };
     let proto = Protocol {
         sample_ticks: config.sample_ticks,
