@@ -44,17 +44,44 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
 
     let mut profiler = Profiler::new(opts).map_err(Failure::analysis)?;
     let mut rows = Vec::new();
+    // With several regions, one that cannot be measured is a row with its reason and the
+    // rest still run; the exit code reports it after the output (`unmeasured`).
+    let several = decoded.len() > 1;
+    let mut unmeasured: Vec<Failure> = Vec::new();
     for (region, instrs) in &decoded {
-        let m = profiler.profile(instrs).map_err(|e| match e {
+        let failure = |e: ProfileError| match e {
             ProfileError::Harness(h) if h.is_busy() => Failure::busy(format!("{name}: {h}")),
             ProfileError::Harness(h) => Failure::analysis(format!("{name}: {h}")),
             other => Failure::input(format!("{name}: region {}: {other}", region.index)),
-        })?;
-        let predicted = predict(&models, &arch, instrs, &m);
-        rows.push(Row::new(region, m, predicted));
+        };
+        match profiler.profile(instrs) {
+            Ok(m) => {
+                let predicted = predict(&models, &arch, instrs, &m);
+                rows.push(Row::new(region, m, predicted));
+            }
+            // A harness that fails for another reason than a busy host fails every region.
+            Err(ProfileError::Harness(h)) if several && !h.is_busy() => {
+                return Err(failure(ProfileError::Harness(h)));
+            }
+            Err(e) if several => {
+                let status = match &e {
+                    ProfileError::Fault(_) => "fault",
+                    ProfileError::Harness(_) => "refused",
+                    ProfileError::Unsupported(_) => "unsupported",
+                };
+                let reason = e.to_string();
+                let code = failure(e).code;
+                rows.push(Row::unmeasured(region, instrs.len(), status, &reason));
+                unmeasured.push(Failure {
+                    code,
+                    message: format!("region {}: {reason}", region.index),
+                });
+            }
+            Err(e) => return Err(failure(e)),
+        }
     }
     let out = Output {
-        input: name,
+        input: name.clone(),
         host_arch: host.map(str::to_string),
         arch: Some(arch),
         cpu: profiler.cpu(),
@@ -71,7 +98,26 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
         render_text(&out)
     };
     // stdout, or `-o FILE` written atomically (a closed pipe is not an error).
-    super::batch::write_output(&args.output, text.as_bytes())
+    super::batch::write_output(&args.output, text.as_bytes())?;
+    match unmeasured_failure(&name, unmeasured, decoded.len()) {
+        Some(f) => Err(f),
+        None => Ok(()),
+    }
+}
+
+/// The failure a run with unmeasured regions exits with: every reason on one line; exit code
+/// 2 if a region faulted or cannot run, 75 if the host was only too busy (a retry may pass).
+fn unmeasured_failure(name: &str, unmeasured: Vec<Failure>, regions: usize) -> Option<Failure> {
+    let code = unmeasured.iter().map(|f| f.code).min()?;
+    let reasons: Vec<String> = unmeasured.into_iter().map(|f| f.message).collect();
+    Some(Failure {
+        code: if code == 75 { 75 } else { 2 },
+        message: format!(
+            "{name}: {} of {regions} regions not measured: {}",
+            reasons.len(),
+            reasons.join("; ")
+        ),
+    })
 }
 
 /// The timing options, checked.
@@ -182,16 +228,20 @@ struct Row {
     section: String,
     address: u64,
     instructions: usize,
-    copies: [usize; 2],
+    /// `ok`, or why the region has no measurement: `fault`, `unsupported` (it cannot run
+    /// here) or `refused` (the host was too busy to time it); the reason is in `error`.
+    status: &'static str,
+    error: Option<String>,
+    copies: Option<[usize; 2]>,
     /// `block` (unrolled copies) or `loop` (run as itself; `copies` are iterations N/2N).
     mode: &'static str,
     loop_counter: Option<String>,
     loop_setup: Option<String>,
     loop_branch_line: Option<usize>,
-    measured_cycles_per_iteration: f64,
-    spread: f64,
+    measured_cycles_per_iteration: Option<f64>,
+    spread: Option<f64>,
     per_process: Vec<f64>,
-    cycles_per_tsc_tick: f64,
+    cycles_per_tsc_tick: Option<f64>,
     pages_mapped_on_fault: u32,
     predicted_cycles_per_iteration: Option<f64>,
     difference_percent: Option<f64>,
@@ -216,15 +266,17 @@ impl Row {
             section: region.section.clone(),
             address: region.address,
             instructions: m.instructions,
-            copies: [m.copies.0, m.copies.1],
+            status: "ok",
+            error: None,
+            copies: Some([m.copies.0, m.copies.1]),
             mode: if m.looped.is_some() { "loop" } else { "block" },
             loop_counter: m.looped.as_ref().map(|l| l.counter.clone()),
             loop_setup: m.looped.as_ref().map(|l| l.setup.clone()),
             loop_branch_line: m.looped.as_ref().map(|l| l.branch_line),
-            measured_cycles_per_iteration: m.cycles_per_iteration,
-            spread: m.spread,
+            measured_cycles_per_iteration: Some(m.cycles_per_iteration),
+            spread: Some(m.spread),
             per_process: m.per_process,
-            cycles_per_tsc_tick: m.cycles_per_tick,
+            cycles_per_tsc_tick: Some(m.cycles_per_tick),
             pages_mapped_on_fault: m.pages_mapped_on_fault,
             predicted_cycles_per_iteration: cycles,
             difference_percent: cycles.map(|c| {
@@ -238,6 +290,37 @@ impl Row {
             }),
             bottleneck: p.and_then(|p| p.bottleneck).map(|b| b.name()),
             prediction_error: err,
+        }
+    }
+
+    /// The row of a region that was not measured (`status`, the reason in `message`).
+    fn unmeasured(
+        region: &Region,
+        instructions: usize,
+        status: &'static str,
+        message: &str,
+    ) -> Row {
+        Row {
+            region: region.index,
+            section: region.section.clone(),
+            address: region.address,
+            instructions,
+            status,
+            error: Some(message.to_string()),
+            copies: None,
+            mode: "-",
+            loop_counter: None,
+            loop_setup: None,
+            loop_branch_line: None,
+            measured_cycles_per_iteration: None,
+            spread: None,
+            per_process: Vec::new(),
+            cycles_per_tsc_tick: None,
+            pages_mapped_on_fault: 0,
+            predicted_cycles_per_iteration: None,
+            difference_percent: None,
+            bottleneck: None,
+            prediction_error: None,
         }
     }
 }
@@ -259,27 +342,31 @@ fn render_text(out: &Output) -> String {
             "Spread".into(),
             "suaca's bottleneck".into(),
         ]);
+    let dash = || "-".to_string();
     for r in &out.regions {
         t.add_row(vec![
             r.region.to_string(),
             r.instructions.to_string(),
-            if r.mode == "loop" {
-                format!("{}/{} iterations", r.copies[0], r.copies[1])
-            } else {
-                format!("{}/{}", r.copies[0], r.copies[1])
+            match r.copies {
+                Some([a, b]) if r.mode == "loop" => format!("{a}/{b} iterations"),
+                Some([a, b]) => format!("{a}/{b}"),
+                None => dash(),
             },
-            format!("{:.3}", r.measured_cycles_per_iteration),
+            r.measured_cycles_per_iteration
+                .map_or_else(dash, |c| format!("{c:.3}")),
             r.predicted_cycles_per_iteration
                 .map_or("-".into(), |c| format!("{c:.3}")),
             r.difference_percent
                 .map_or("-".into(), |d| format!("{d:+.1}%")),
-            format!("{:.1}%", 100.0 * r.spread),
+            r.spread.map_or_else(dash, |x| format!("{:.1}%", 100.0 * x)),
             r.bottleneck.clone().unwrap_or_else(|| "-".into()),
         ]);
     }
-    let ratio = out.regions.first().map_or(String::new(), |r| {
-        format!(" ({:.4} per tick)", r.cycles_per_tsc_tick)
-    });
+    let ratio = out
+        .regions
+        .iter()
+        .find_map(|r| r.cycles_per_tsc_tick)
+        .map_or(String::new(), |c| format!(" ({c:.4} per tick)"));
     let _ = writeln!(
         s,
         "Profile of {} on this CPU ({host}), pinned to CPU {}\n",
@@ -295,15 +382,18 @@ fn render_text(out: &Output) -> String {
         out.reps, out.processes
     );
     for r in &out.regions {
-        if let (Some(c), Some(setup), Some(line)) =
-            (&r.loop_counter, &r.loop_setup, r.loop_branch_line)
+        if let Some(e) = &r.error {
+            let _ = writeln!(s, "Region {}: not measured ({}): {e}", r.region, r.status);
+        }
+        if let (Some(c), Some(setup), Some(line), Some([n, n2])) =
+            (&r.loop_counter, &r.loop_setup, r.loop_branch_line, r.copies)
         {
             let _ = writeln!(
                 s,
                 "Region {}: a loop, run as itself with its back branch (line {line}) for N = {} \
                  and 2N = {} iterations; cycles per iteration = (t(2N) - t(N)) / N; counter {c}: \
                  {setup}.",
-                r.region, r.copies[0], r.copies[1]
+                r.region, n, n2
             );
         }
         if let Some(e) = &r.prediction_error {

@@ -222,11 +222,15 @@ fn schema_version_matches_the_schema_file() {
     );
 }
 
-/// Every field the schema names is explained in docs/json.md.
+/// Every field the schema names, and every value its string lists allow (the pipeline
+/// details in `model_disabled`, …), is explained in docs/json.md.
 #[test]
 fn every_field_is_documented() {
     let doc = std::fs::read_to_string(common::root().join("docs/json.md")).unwrap();
     fn fields(s: &Value, out: &mut std::collections::BTreeSet<String>) {
+        if let Some(e) = s.get("enum").and_then(Value::as_array) {
+            out.extend(e.iter().filter_map(Value::as_str).map(str::to_string));
+        }
         if let Some(p) = s.get("properties").and_then(Value::as_object) {
             for (k, v) in p {
                 out.insert(k.clone());
