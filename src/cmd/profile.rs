@@ -47,7 +47,8 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
     // With several regions, one that cannot be measured is a row with its reason and the
     // rest still run; the exit code reports it after the output (`unmeasured`).
     let several = decoded.len() > 1;
-    let mut unmeasured: Vec<Failure> = Vec::new();
+    // The regions not measured: whether the host was only too busy, and why.
+    let mut unmeasured: Vec<(bool, String)> = Vec::new();
     for (region, instrs) in &decoded {
         let failure = |e: ProfileError| match e {
             ProfileError::Harness(h) if h.is_busy() => Failure::busy(format!("{name}: {h}")),
@@ -70,12 +71,11 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
                     ProfileError::Unsupported(_) => "unsupported",
                 };
                 let reason = e.to_string();
-                let code = failure(e).code;
                 rows.push(Row::unmeasured(region, instrs.len(), status, &reason));
-                unmeasured.push(Failure {
-                    code,
-                    message: format!("region {}: {reason}", region.index),
-                });
+                unmeasured.push((
+                    status == "refused",
+                    format!("region {}: {reason}", region.index),
+                ));
             }
             Err(e) => return Err(failure(e)),
         }
@@ -107,16 +107,25 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
 
 /// The failure a run with unmeasured regions exits with: every reason on one line; exit code
 /// 2 if a region faulted or cannot run, 75 if the host was only too busy (a retry may pass).
-fn unmeasured_failure(name: &str, unmeasured: Vec<Failure>, regions: usize) -> Option<Failure> {
-    let code = unmeasured.iter().map(|f| f.code).min()?;
-    let reasons: Vec<String> = unmeasured.into_iter().map(|f| f.message).collect();
-    Some(Failure {
-        code: if code == 75 { 75 } else { 2 },
-        message: format!(
-            "{name}: {} of {regions} regions not measured: {}",
-            reasons.len(),
-            reasons.join("; ")
-        ),
+fn unmeasured_failure(
+    name: &str,
+    unmeasured: Vec<(bool, String)>,
+    regions: usize,
+) -> Option<Failure> {
+    if unmeasured.is_empty() {
+        return None;
+    }
+    let only_busy = unmeasured.iter().all(|(busy, _)| *busy);
+    let reasons: Vec<String> = unmeasured.into_iter().map(|(_, r)| r).collect();
+    let message = format!(
+        "{name}: {} of {regions} regions not measured: {}",
+        reasons.len(),
+        reasons.join("; ")
+    );
+    Some(if only_busy {
+        Failure::busy(message)
+    } else {
+        Failure::input(message)
     })
 }
 
@@ -233,7 +242,8 @@ struct Row {
     status: &'static str,
     error: Option<String>,
     copies: Option<[usize; 2]>,
-    /// `block` (unrolled copies) or `loop` (run as itself; `copies` are iterations N/2N).
+    /// `block` (unrolled copies), `loop` (run as itself; `copies` are iterations N/2N), or
+    /// `-` for a region not measured.
     mode: &'static str,
     loop_counter: Option<String>,
     loop_setup: Option<String>,
