@@ -197,26 +197,34 @@ fn a_faulting_region_leaves_the_others_measured() {
         ),
     )
     .unwrap();
-    let Some(out) = profile(&[src.to_str().unwrap(), "--json"]) else {
-        return;
-    };
-    let err = text(&out.stderr);
-    if err.contains("reading assembly text needs GNU as") {
-        eprintln!("skipped: GNU as is not installed: {err}");
+    let has_as = std::process::Command::new("as")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_as {
+        eprintln!("skipped: GNU as, which reads assembly text, is not installed");
         return;
     }
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    // Two chained adds: 2 cycles an iteration on any x86-64 core (retried: a busy neighbour
+    // can slow one run past the tolerance).
+    let args = [src.to_str().unwrap(), "--json"];
+    let Some((err, v)) = profile_json_until_exit(&args, 2, |v| {
+        let m = v["regions"][1]["measured_cycles_per_iteration"]
+            .as_f64()
+            .unwrap_or(0.0);
+        ((m - 2.0).abs() < 0.2)
+            .then_some(())
+            .ok_or(format!("region 1: measured {m}, expected 2"))
+    }) else {
+        return;
+    };
     assert!(
         err.contains("1 of 2 regions not measured: region 0: the block faulted with SIGILL"),
         "{err}"
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = v["regions"].as_array().unwrap();
     assert_eq!(rows[0]["status"], "fault");
     assert_eq!(rows[1]["status"], "ok");
-    // Two chained adds: 2 cycles an iteration on any x86-64 core.
-    let m = rows[1]["measured_cycles_per_iteration"].as_f64().unwrap();
-    assert!((m - 2.0).abs() < 0.2, "{m}");
 }
 
 /// Runs `suaca profile ARGS` (with `--json`) up to three times, until `check` accepts the
@@ -226,13 +234,24 @@ fn profile_json_until(
     args: &[&str],
     check: impl Fn(&serde_json::Value) -> Result<(), String>,
 ) -> Option<serde_json::Value> {
+    profile_json_until_exit(args, 0, check).map(|(_, v)| v)
+}
+
+/// [`profile_json_until`] for a run that exits with `code` (2: some regions not measured);
+/// also returns its stderr.
+fn profile_json_until_exit(
+    args: &[&str],
+    code: i32,
+    check: impl Fn(&serde_json::Value) -> Result<(), String>,
+) -> Option<(String, serde_json::Value)> {
     let mut last = String::new();
     for _ in 0..3 {
         let out = profile(args)?;
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{err}");
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         match check(&v) {
-            Ok(()) => return Some(v),
+            Ok(()) => return Some((err, v)),
             Err(why) => last = why,
         }
     }
