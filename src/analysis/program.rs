@@ -4,6 +4,7 @@
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
 use crate::ir::{Instr, Loc};
+use crate::pipeline::bypass::{self, Bypass};
 use crate::pipeline::frontend::fusion;
 use crate::pipeline::latency::{cycles, edge_offset, lead, plain_edge_offset, renamed_edge_offset};
 use crate::pipeline::memory::address::AddressMap;
@@ -129,6 +130,14 @@ pub fn build(
             merged[path[k]] = m;
         }
     }
+    // Each line's late ports by the vector bypass rule, where the arch has one; a line off
+    // the path or without data is not eliminated (it computes, or is unknown).
+    let late = match Bypass::of(cx.arch).filter(|_| cx.model.vector_bypass) {
+        Some(b) => bypass::late_lines(&b, cx.instrs, descs, deps, |l| {
+            position[l].is_some_and(|p| forms[p as usize] == Form::Eliminated)
+        }),
+        None => Vec::new(),
+    };
     let mut renamed = vec![false; kept.len()];
     let mut forwarded = vec![false; kept.len()];
     for m in &mem_inputs {
@@ -291,6 +300,10 @@ pub fn build(
                 },
                 inputs,
                 slots,
+                late_on: match form {
+                    Form::Data => late.get(line).map_or(PortMask::EMPTY, |l| l.on),
+                    _ => PortMask::EMPTY,
+                },
             }
         })
         .collect();
@@ -347,6 +360,7 @@ pub fn build(
                 div_cycles: 0,
                 inputs: Vec::new(),
                 slots: Some(0),
+                late_on: PortMask::EMPTY,
             });
         }
     }

@@ -21,6 +21,7 @@ use super::{BoundKind, BoundRow, Chain, MemoryEdge, RowState};
 use crate::db::InstrDesc;
 use crate::deps::DepGraph;
 use crate::ir::{Instr, Loc};
+use crate::pipeline::bypass::{self, Bypass};
 use crate::pipeline::latency::{edge_offset, plain_edge_offset};
 use crate::pipeline::memory::dependencies::forwarded_load_saving;
 use crate::pipeline::renamer::elimination::eliminated;
@@ -397,6 +398,13 @@ pub(super) fn row(
         }
         false => Vec::new(),
     };
+    // Lines whose results the vector bypass makes late whatever port they take.
+    let late = match Bypass::of(arch).filter(|_| opts.vector_bypass) {
+        Some(b) => bypass::late_lines(&b, &instrs[..n], descs, deps, |l| {
+            opts.move_elim && instrs.get(l).is_some_and(|i| eliminated(i, arch))
+        }),
+        None => Vec::new(),
+    };
     for (from, to, e) in deps.edges() {
         let (Some(pd), Some(cd)) = (desc(from), desc(to)) else {
             continue;
@@ -436,7 +444,8 @@ pub(super) fn row(
         let merge = high8_merges
             .get(to)
             .is_some_and(|&m| high8_merge::is_merged(e.loc, m));
-        let weight = weight + i64::from(merge);
+        let surely_late = late.get(from).is_some_and(bypass::Late::surely);
+        let weight = weight + i64::from(merge) + i64::from(surely_late);
         let cand = Edge {
             from,
             to,

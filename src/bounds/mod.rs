@@ -280,6 +280,9 @@ pub struct BoundOptions {
     pub serializing: bool,
     /// High-8 merge µops (the simulation's `high8_merge`).
     pub high8_merge: bool,
+    /// A result the vector bypass makes late on every port its instruction may take counts
+    /// a cycle more on its edges (the simulation's `vector_bypass`).
+    pub vector_bypass: bool,
     /// The measurement harness whose values decide which addresses are equal (the
     /// simulation's `harness`).
     pub harness: Option<crate::pipeline::memory::harness::Harness>,
@@ -316,6 +319,7 @@ impl BoundOptions {
             transfer_alus: model.transfer_alus,
             serializing: model.serializing,
             high8_merge: model.high8_merge,
+            vector_bypass: model.vector_bypass,
             harness: model.harness,
             ..BoundOptions::default()
         }
@@ -339,6 +343,7 @@ impl Default for BoundOptions {
             transfer_alus: false,
             serializing: false,
             high8_merge: false,
+            vector_bypass: false,
             harness: None,
             loop_issue: false,
         }

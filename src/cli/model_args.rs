@@ -133,6 +133,10 @@ pub struct ModelArgs {
     /// (`mov ah, bl; add eax, ecx` on Sandy Bridge to Cascade Lake).
     #[arg(long)]
     pub no_high8_merge: bool,
+    /// Vector results that cross between the FP units and the vector ALUs take no extra
+    /// cycle (Redwood Cove's bypass delay: `vmulpd` into `vpminsd`).
+    #[arg(long)]
+    pub no_vector_bypass: bool,
     /// Predict what this measurement harness reads: its starting register and memory
     /// values decide which addresses are one location (`bhive`: every register and every
     /// loaded pointer 0x2324000, so `[rax+16]` and `[rbx+16]` alias; `profile`: `suaca
@@ -180,6 +184,7 @@ impl ModelArgs {
             false_deps: base.false_deps && !self.no_false_deps,
             single_port_cycles: base.single_port_cycles && !self.share_single_ports,
             high8_merge: base.high8_merge && !self.no_high8_merge,
+            vector_bypass: base.vector_bypass && !self.no_vector_bypass,
             harness: self.harness,
         }
     }
@@ -395,6 +400,13 @@ mod tests {
                 ..d()
             }),
             ["no-high8-merge"]
+        );
+        assert_eq!(
+            one(ModelArgs {
+                no_vector_bypass: true,
+                ..d()
+            }),
+            ["no-vector-bypass"]
         );
     }
 }

@@ -12,6 +12,7 @@
 //! result), the program builder (`analysis`) and the speed limits (`bounds`), which both
 //! import these rules.
 
+pub mod bypass;
 pub mod counts;
 pub mod frontend;
 pub mod latency;
@@ -125,6 +126,9 @@ pub struct ModelOptions {
     /// where the arch renames the high byte apart (`renamer.high8_merge_uops`;
     /// `--no-high8-merge`).
     pub high8_merge: bool,
+    /// A vector result that crosses between the FP units and the vector ALUs comes a cycle
+    /// late where the arch says so (`scheduler.vector_bypass`; `--no-vector-bypass`).
+    pub vector_bypass: bool,
     /// The measurement harness whose starting register and memory values decide which
     /// addresses are equal (`--harness`); `None`: only what the code itself shows.
     pub harness: Option<memory::harness::Harness>,
@@ -164,6 +168,7 @@ impl ModelOptions {
         page_walk_overlap: true,
         false_deps: true,
         high8_merge: true,
+        vector_bypass: true,
         harness: None,
     };
 
@@ -200,6 +205,7 @@ impl ModelOptions {
         page_walk_overlap: false,
         false_deps: false,
         high8_merge: false,
+        vector_bypass: false,
         harness: None,
     };
 
@@ -293,6 +299,9 @@ impl ModelOptions {
         }
         if !self.high8_merge {
             out.push("no-high8-merge");
+        }
+        if !self.vector_bypass {
+            out.push("no-vector-bypass");
         }
         if let Some(h) = self.harness {
             out.push(h.flag());

@@ -37,6 +37,7 @@ pub fn block() -> SimProgram {
             }
             SimInstr {
                 slots: None,
+                late_on: PortMask::EMPTY,
                 line: i,
                 uops,
                 latency,

@@ -114,7 +114,9 @@ struct Waiting {
     loaded: u32,
     /// 1: all inputs were ready in an earlier cycle, so they still are (readiness never
     /// reverts: start cycles are final and `base` only grows).
-    deps_ready: u32,
+    deps_ready: u16,
+    /// The ports its µops took so far (the first 16), for `Op::late_on`.
+    took: u16,
     /// Issue slots loaded so far.
     slots_loaded: u32,
     /// With port assignment at issue: the port of µop `u` in bits `4 * (u % 16)..` of
@@ -420,7 +422,8 @@ impl<'a> Engine<'a> {
                     iteration,
                     index,
                     loaded: 0,
-                    deps_ready: u32::from(no_deps),
+                    deps_ready: u16::from(no_deps),
+                    took: 0,
                     slots_loaded: 0,
                     ports: [0; 4],
                     parked: 0,
@@ -656,6 +659,7 @@ impl<'a> Engine<'a> {
                         a.dispatched(p);
                     }
                     w.assigned |= 1 << u;
+                    w.took |= 1u16.checked_shl(p as u32).unwrap_or(0);
                     observer.uop_dispatched(cycle, inst, u, Some(p));
                     if is_div {
                         self.divider_busy_until = cycle + u64::from(op.div_cycles);
@@ -680,11 +684,13 @@ impl<'a> Engine<'a> {
         }
         if executable && w.assigned & op.all == op.all {
             self.window.start(entry.id, cycle);
+            let late = op.late_on & u32::from(w.took) != 0;
+            self.window.set_late(entry.id, late);
             if w.parked != 0 {
                 let head = std::mem::take(&mut w.parked);
                 self.wake_parked(head, entry.id, cycle);
             }
-            let done = cycle + u64::from(op.latency) - 1;
+            let done = cycle + u64::from(op.latency + u32::from(late)) - 1;
             self.completions[(done & self.bucket_mask) as usize]
                 .push(Completion { id: entry.id, inst });
             observer.started(cycle, inst);

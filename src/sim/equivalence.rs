@@ -158,16 +158,24 @@ fn arb_instr(index: u32, ports: u32) -> impl Strategy<Value = SimInstr> {
         });
     let div = prop_oneof![4 => Just(0u32), 1 => 1u32..=12];
     let uops = uops.prop_flat_map(move |k| prop::collection::vec(mask.clone(), k));
-    (uops, 0u32..=20, div, prop::collection::vec(input, 0..=3)).prop_map(
-        move |(uops, latency, div_cycles, inputs)| SimInstr {
+    // Results late on some ports, for a quarter of the instructions.
+    let late = prop_oneof![3 => Just(0u32), 1 => 0u32..(1 << ports)];
+    (
+        uops,
+        0u32..=20,
+        div,
+        prop::collection::vec(input, 0..=3),
+        late,
+    )
+        .prop_map(move |(uops, latency, div_cycles, inputs, late)| SimInstr {
             slots: None,
+            late_on: PortMask(late),
             line: index * 2,
             uops: uops.into_iter().map(PortMask).collect(),
             latency,
             div_cycles,
             inputs,
-        },
-    )
+        })
 }
 
 /// A program of up to 8 instructions whose producers all lie inside it.
@@ -295,6 +303,7 @@ fn edge_cases_match_the_reference() {
     let p01 = PortMask(0b11);
     let wide = SimInstr {
         slots: None,
+        late_on: PortMask::EMPTY,
         line: 0,
         uops: vec![p01; 64],
         latency: 3,
@@ -303,6 +312,7 @@ fn edge_cases_match_the_reference() {
     };
     let div = SimInstr {
         slots: None,
+        late_on: PortMask::EMPTY,
         line: 1,
         uops: vec![p0, p01],
         latency: 2,
@@ -328,6 +338,7 @@ fn edge_cases_match_the_reference() {
     check_equivalent(&program, &small, &SimOptions::new(7));
     let self_dep = SimInstr {
         slots: None,
+        late_on: PortMask::EMPTY,
         inputs: vec![SimInput {
             producer: 0,
             distance: 0,
@@ -354,6 +365,7 @@ fn edge_cases_match_the_reference() {
 fn errors_match_the_reference() {
     let ok = SimInstr {
         slots: None,
+        late_on: PortMask::EMPTY,
         line: 0,
         uops: vec![PortMask(1)],
         latency: 1,
@@ -362,6 +374,7 @@ fn errors_match_the_reference() {
     };
     let huge = SimInstr {
         slots: None,
+        late_on: PortMask::EMPTY,
         uops: vec![PortMask(1); MAX_UOPS_PER_INSTR + 1],
         ..ok.clone()
     };
@@ -410,6 +423,7 @@ fn a_producer_outside_the_program_is_an_error() {
         ports: Default::default(),
         instrs: vec![SimInstr {
             slots: None,
+            late_on: PortMask::EMPTY,
             line: 4,
             uops: vec![PortMask(1)],
             latency: 1,
@@ -487,6 +501,7 @@ fn skipped_steady_states_keep_the_outcome() {
         instrs: (0..8u32)
             .map(|l| SimInstr {
                 slots: None,
+                late_on: PortMask::EMPTY,
                 line: l,
                 uops: vec![p06],
                 latency: 1,
@@ -545,6 +560,7 @@ fn skipping_is_exact_with_a_delivery_rate_and_slots() {
             instrs: (0..3u32)
                 .map(|l| SimInstr {
                     slots: Some(if l == 1 { slots } else { 1 }),
+                    late_on: PortMask::EMPTY,
                     line: l,
                     uops: vec![p0156, p0156],
                     latency: 1 + l,

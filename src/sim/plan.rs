@@ -36,6 +36,8 @@ pub(crate) struct Op {
     pub slots: u32,
     /// The slots load in one cycle ([`super::SimProgram::whole_dispatch`], and they fit).
     pub whole: bool,
+    /// Ports on which its results come a cycle late ([`super::SimInstr::late_on`]).
+    pub late_on: u32,
 }
 
 impl Op {
@@ -87,6 +89,8 @@ pub(crate) struct Plan {
     pub group_width: u32,
     /// The largest latency (at least 1).
     pub max_latency: u32,
+    /// Some instruction's results come late on some port ([`Op::late_on`]).
+    pub late: bool,
     /// The largest iteration distance of an input.
     pub max_distance: u32,
     /// Ports that are ever compared with each other: the unions of overlapping µop masks.
@@ -194,7 +198,8 @@ impl Plan {
                 });
             }
             let latency = ins.latency.max(1);
-            max_latency = max_latency.max(latency);
+            // A late result completes a cycle later.
+            max_latency = max_latency.max(latency + u32::from(!ins.late_on.is_empty()));
             ops.push(Op {
                 line: ins.line,
                 uops,
@@ -210,6 +215,7 @@ impl Plan {
                 inputs: (first_input, inputs.len() as u32),
                 slots: ins.slots.unwrap_or(uops),
                 whole: false,
+                late_on: ins.late_on.0,
             });
         }
         if let Some(ins) = program
@@ -228,7 +234,7 @@ impl Plan {
         for input in inputs.iter().filter(from_move) {
             let op = &mut ops[input.producer as usize];
             op.latency = op.latency.max(input.offset + 1);
-            max_latency = max_latency.max(op.latency);
+            max_latency = max_latency.max(op.latency + u32::from(op.late_on != 0));
         }
         // An instruction bigger than the scheduler could never be loaded completely: let the
         // scheduler hold at least one whole instruction.
@@ -244,6 +250,7 @@ impl Plan {
                 op.whole = op.slots > 1 && op.slots <= load_width;
             }
         }
+        let late = ops.iter().any(|o| o.late_on != 0);
         let max_distance = inputs.iter().map(|i| i.distance).max().unwrap_or(0);
         let all_masks: Vec<u32> = masks.iter().chain(&executed_masks).copied().collect();
         let port_groups = port_groups(&all_masks);
@@ -259,6 +266,7 @@ impl Plan {
             load_width,
             group_width: machine.issue_width.min(load_width),
             max_latency,
+            late,
             max_distance,
             port_groups,
             move_slots,

@@ -35,6 +35,11 @@ pub struct SimInstr {
     /// Issue slots in the fused domain (micro-fused µops count once, the Jcc of a
     /// macro-fused pair 0); `None`: one slot per µop, SUACA's front end.
     pub slots: Option<u32>,
+    /// Ports on which the instruction's results come a cycle late: an instance that runs a
+    /// µop on one of them gives every consumer its value one cycle after the input's offset
+    /// and completes a cycle later (a vector result crossing between the FP units and the
+    /// vector ALUs, docs/model.md "Vector bypass"). Empty: never.
+    pub late_on: PortMask,
 }
 
 /// How the µops of one instruction share ports within a cycle (default: `None`, as a

@@ -26,6 +26,10 @@ struct Slot {
     started: u64,
     /// Left the scheduler.
     complete: bool,
+    /// The ports its µops took so far.
+    took: PortMask,
+    /// Its results come a cycle late (`SimInstr::late_on`).
+    late: bool,
     /// With port assignment at issue: the port bound to each loaded µop.
     ports: Vec<Option<usize>>,
 }
@@ -305,6 +309,8 @@ impl<'a> Engine<'a> {
                         assigned: 0,
                         started: NOT_STARTED,
                         complete: false,
+                        took: PortMask::EMPTY,
+                        late: false,
                         ports: Vec::new(),
                     });
                     let id = self.loaded_instances;
@@ -367,8 +373,10 @@ impl<'a> Engine<'a> {
             if pid < self.base {
                 continue; // complete long ago
             }
-            let started = self.window[(pid - self.base) as usize].started;
-            let ready = started != NOT_STARTED && cycle >= started + u64::from(input.offset);
+            let producer = &self.window[(pid - self.base) as usize];
+            let started = producer.started;
+            let offset = input.offset + u32::from(producer.late);
+            let ready = started != NOT_STARTED && cycle >= started + u64::from(offset);
             if !ready {
                 let producer = self.inst_ref(pid);
                 let cause = WaitCause::Dependency { producer };
@@ -392,9 +400,9 @@ impl<'a> Engine<'a> {
                 self.still_waiting.push(id);
                 continue;
             }
-            let (index, loaded, mut assigned) = {
+            let (index, loaded, mut assigned, mut took) = {
                 let s = self.slot(id);
-                (s.index as usize, s.loaded, s.assigned)
+                (s.index as usize, s.loaded, s.assigned, s.took)
             };
             let total = self.uop_counts[index];
             let inst = self.inst_ref(id);
@@ -440,6 +448,7 @@ impl<'a> Engine<'a> {
                             }
                         }
                         assigned |= 1 << u;
+                        took = took.union(PortMask::single(p));
                         observer.uop_dispatched(cycle, inst, u, Some(p));
                         if is_div {
                             let cycles = self.program.instrs[index].div_cycles;
@@ -466,9 +475,13 @@ impl<'a> Engine<'a> {
                 (1u64 << total) - 1
             };
             self.slot_mut(id).assigned = assigned;
+            self.slot_mut(id).took = took;
             if executable && assigned & all == all {
-                self.slot_mut(id).started = cycle;
-                let latency = self.program.instrs[index].latency.max(1);
+                let late = !PortMask(took.0 & self.program.instrs[index].late_on.0).is_empty();
+                let slot = self.slot_mut(id);
+                slot.started = cycle;
+                slot.late = late;
+                let latency = self.program.instrs[index].latency.max(1) + u32::from(late);
                 let done = cycle + u64::from(latency) - 1;
                 let bucket = (done % self.completions.len() as u64) as usize;
                 self.completions[bucket].push(id);

@@ -31,6 +31,7 @@ fn skl() -> SimMachine {
 fn instr(line: u32, uops: Vec<PortMask>, latency: u32, inputs: Vec<SimInput>) -> SimInstr {
     SimInstr {
         slots: None,
+        late_on: PortMask::EMPTY,
         line,
         uops,
         latency,
@@ -576,4 +577,35 @@ fn moves_without_a_slot_execute_and_delay_their_consumers() {
     let full = simulate(&program, &skl(), &options, &mut NoObserver).expect("runs");
     let skipped = simulate(&program, &skl(), &options, &mut OutcomeOnly).expect("runs");
     assert_eq!(full.cycles, skipped.cycles);
+}
+
+/// A one-cycle chain whose every step reads a three-cycle result from ports 0/1 (`vmulpd`
+/// into `vpminsd ymm2, ymm2, ymm1`): 1.00 cycle an iteration, as the chain allows. With the
+/// step's results late on ports 0 and 1 (`SimInstr::late_on`, Redwood Cove's bypass), each
+/// step gives its value a cycle later: 2.00 when it runs on port 0 or 1, still 1.00 when it
+/// runs on port 5 only. The producer's own results are on time.
+#[test]
+fn late_results_lengthen_the_chain_on_their_ports() {
+    let program = |step: PortMask, late_on: PortMask| SimProgram {
+        whole_dispatch: false,
+        port_sharing: crate::sim::PortSharing::Any,
+        move_slots: None,
+        frontend: None,
+        ports: Default::default(),
+        instrs: vec![
+            instr(0, vec![ports(&[0, 1])], 3, vec![]),
+            SimInstr {
+                late_on,
+                ..instr(1, vec![step], 1, vec![dep(0, 0, 3), dep(1, 1, 1)])
+            },
+        ],
+    };
+    let cycles = |step, late_on| {
+        let t = run(&program(step, late_on), &skl(), 1000, WhatIf::NONE).throughput();
+        format!("{t:.2}")
+    };
+    let p01 = ports(&[0, 1]);
+    assert_eq!(cycles(p01, PortMask::EMPTY), "1.00");
+    assert_eq!(cycles(p01, p01), "2.00");
+    assert_eq!(cycles(ports(&[5]), p01), "1.00");
 }

@@ -10,6 +10,12 @@
 /// `started` of an instance that has not started.
 pub(crate) const NOT_STARTED: u64 = u64::MAX;
 
+/// Flag: the instance is an eliminable move that found no slot and executes
+/// (`crate::sim::MoveSlots`).
+const EXECUTED: u8 = 1;
+/// Flag: the instance's results come a cycle late (`crate::sim::SimInstr::late_on`).
+const LATE: u8 = 2;
+
 #[derive(Debug)]
 pub(crate) struct Window<T> {
     /// The engine's record of each instance.
@@ -18,9 +24,8 @@ pub(crate) struct Window<T> {
     started: Vec<u64>,
     /// Whether each instance completed.
     complete: Vec<bool>,
-    /// Whether each instance is an eliminable move that found no slot and executes
-    /// (`crate::sim::MoveSlots`).
-    executed: Vec<bool>,
+    /// Per instance, [`EXECUTED`] and [`LATE`].
+    flags: Vec<u8>,
     /// `started.len() - 1`.
     mask: u64,
     /// Oldest incomplete instance.
@@ -38,7 +43,7 @@ impl<T: Copy + Default> Window<T> {
             records: vec![T::default(); cap],
             started: vec![NOT_STARTED; cap],
             complete: vec![false; cap],
-            executed: vec![false; cap],
+            flags: vec![0; cap],
             mask: cap as u64 - 1,
             base: 0,
             end: 0,
@@ -66,20 +71,20 @@ impl<T: Copy + Default> Window<T> {
     /// Renumbers every instance `ids` later and moves every start `cycles` later, passing
     /// each record through `shift` (skipping a steady state).
     pub(crate) fn shift(&mut self, ids: u64, cycles: u64, shift: impl Fn(&mut T)) {
-        let live: Vec<(u64, bool, bool, T)> = (self.base..self.end)
+        let live: Vec<(u64, bool, u8, T)> = (self.base..self.end)
             .map(|id| {
                 let i = (id & self.mask) as usize;
                 (
                     self.started[i],
                     self.complete[i],
-                    self.executed[i],
+                    self.flags[i],
                     self.records[i],
                 )
             })
             .collect();
         self.base += ids;
         self.end += ids;
-        for (id, (started, complete, executed, mut record)) in (self.base..self.end).zip(live) {
+        for (id, (started, complete, flags, mut record)) in (self.base..self.end).zip(live) {
             let i = (id & self.mask) as usize;
             self.started[i] = if started == NOT_STARTED {
                 NOT_STARTED
@@ -87,7 +92,7 @@ impl<T: Copy + Default> Window<T> {
                 started + cycles
             };
             self.complete[i] = complete;
-            self.executed[i] = executed;
+            self.flags[i] = flags;
             shift(&mut record);
             self.records[i] = record;
         }
@@ -173,14 +178,33 @@ impl<T: Copy + Default> Window<T> {
     /// eliminated; unset for a new instance (only runs with move slots read it).
     #[inline]
     pub(crate) fn set_executed(&mut self, id: u64, executed: bool) {
-        self.executed[(id & self.mask) as usize] = executed;
+        self.set_flag(id, EXECUTED, executed);
     }
 
     /// Whether `id` (in the window) is a move that executes instead of being eliminated, as
     /// [`Window::set_executed`] last said.
     #[inline]
     pub(crate) fn is_executed(&self, id: u64) -> bool {
-        self.executed[(id & self.mask) as usize]
+        self.flags[(id & self.mask) as usize] & EXECUTED != 0
+    }
+
+    /// Marks whether `id`'s results come a cycle late; set when it starts.
+    #[inline]
+    pub(crate) fn set_late(&mut self, id: u64, late: bool) {
+        self.set_flag(id, LATE, late);
+    }
+
+    /// 1 if `id`'s results come a cycle late (as [`Window::set_late`] said when it started),
+    /// else 0.
+    #[inline]
+    pub(crate) fn late(&self, id: u64) -> u32 {
+        u32::from(self.flags[(id & self.mask) as usize] & LATE != 0)
+    }
+
+    #[inline]
+    fn set_flag(&mut self, id: u64, flag: u8, on: bool) {
+        let f = &mut self.flags[(id & self.mask) as usize];
+        *f = if on { *f | flag } else { *f & !flag };
     }
 
     /// Moves `base` past the completed instances at the front.
@@ -204,19 +228,19 @@ impl<T: Copy + Default> Window<T> {
         let mask = cap as u64 - 1;
         let mut started = vec![NOT_STARTED; cap];
         let mut complete = vec![false; cap];
-        let mut executed = vec![false; cap];
+        let mut flags = vec![0; cap];
         let mut records = vec![T::default(); cap];
         for id in self.base..self.end {
             let (old, new) = ((id & self.mask) as usize, (id & mask) as usize);
             started[new] = self.started[old];
             complete[new] = self.complete[old];
-            executed[new] = self.executed[old];
+            flags[new] = self.flags[old];
             records[new] = self.records[old];
         }
         self.records = records;
         self.started = started;
         self.complete = complete;
-        self.executed = executed;
+        self.flags = flags;
         self.mask = mask;
     }
 }

@@ -272,6 +272,16 @@ pub(crate) fn validate(a: &MicroArch) -> Result<(), UarchError> {
             return bad(format!("scheduler queue `{}` names a missing port", q.name));
         }
     }
+    if let Some(b) = &a.scheduler.vector_bypass {
+        for (field, ports) in [("fma", &b.fma), ("fadd", &b.fadd), ("alu", &b.alu)] {
+            // The engine notes the ports an instance took in 16 bits.
+            if a.parse_port_mask(ports).is_none_or(|m| m.0 >= 1 << 16) {
+                return bad(format!(
+                    "scheduler.vector_bypass.{field} `{ports}` is not a port string of the first 16 ports"
+                ));
+            }
+        }
+    }
     for w in [
         ("retire_width", a.retire_width),
         ("rob_size", a.rob_size),
@@ -350,5 +360,23 @@ mod tests {
         )
         .unwrap();
         assert_eq!((a.rs_size, a.rob_size), (Some(90), Some(224)));
+    }
+
+    /// The vector bypass names its units by port strings of the arch: MTL-P's read, one
+    /// that names a port the arch lacks is an error naming the field.
+    #[test]
+    fn the_vector_bypass_names_ports_of_the_arch() {
+        let arch = |alu: &str| {
+            from_toml_str(&format!(
+                "name = 'X'\nfull_name = 'x'\nvendor = 'intel'\nfamily = 'x'\nbase = 'MTL-P'\n\
+                 [scheduler.vector_bypass]\nfma = 'p01'\nfadd = 'p15'\nalu = '{alu}'\n"
+            ))
+        };
+        assert!(arch("p01").is_ok());
+        let err = arch("p9Z").unwrap_err().to_string();
+        assert!(err.contains("scheduler.vector_bypass.alu `p9Z`"), "{err}");
+        let mtl = load("MTL-P").unwrap();
+        assert!(mtl.scheduler.vector_bypass.is_some());
+        assert!(load("ADL-P").unwrap().scheduler.vector_bypass.is_none());
     }
 }

@@ -22,6 +22,6 @@ mod ports;
 pub use load::{canonical_name, embedded_toml, from_toml_str, load, names, UarchError};
 pub use model::{
     FrontEnd, Fusion, Memory, MicroArch, MoveElimination, NotationRule, Port, PortBinding, Role,
-    Scheduler, SchedulerQueue, Unlamination, Vendor,
+    Scheduler, SchedulerQueue, Unlamination, VectorBypass, Vendor,
 };
 pub use ports::PortMask;

@@ -371,6 +371,21 @@ pub struct Scheduler {
     /// Whether the µops of one instruction may take the same port in one cycle (absent:
     /// yes, thesis §3.3; Zen 4: no, each µop of the measured port counts is a port cycle).
     pub uops_share_ports: Option<bool>,
+    /// Vector results that cross between the FP units and the vector ALUs come a cycle late
+    /// (absent: never; docs/model.md "Vector bypass").
+    pub vector_bypass: Option<VectorBypass>,
+}
+
+/// The units of the vector bypass rule, each as a uops.info port string (`p01`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VectorBypass {
+    /// A vector µop of latency 2 or more on these ports (or some of them) is an FMA unit's.
+    pub fma: String,
+    /// A vector µop of latency 2 or more on exactly these ports is an FP adder's.
+    pub fadd: String,
+    /// A one-cycle vector µop that may run on these ports is a vector ALU's.
+    pub alu: String,
 }
 
 /// When a micro-fused load+op µop with an indexed address is un-laminated at issue.

@@ -230,7 +230,7 @@ fn json_names_the_details_turned_off() {
         run(&["--model", "suaca"])["model_disabled"]
             .as_array()
             .map(Vec::len),
-        Some(25)
+        Some(26)
     );
     assert_eq!(
         run(&["--dispatch-port-assignment"])["model_disabled"],

@@ -167,3 +167,38 @@ fn a_store_across_a_line_commits_twice_on_redwood_cove() {
     assert!(near(throughput("MTL-P", aligned), 0.5));
     assert!(near(throughput("ADL-P", split), 0.5));
 }
+
+/// Redwood Cove's vector bypass (`scheduler.vector_bypass`; testdata/asm/vector_bypass.s
+/// has the host's readings): loops `A; B; add rax, 32; cmp rax, rdx; jnz` with the fixture's
+/// `vmulpd` (p0/p1, latency 4), `vaddpd` (p1/p5, 2), `vpminsd` (p0/p1, 1) and `vpalignr`
+/// (p5, 1); ADL-P has no such rule.
+/// - `vmulpd ymm1, ymm4, ymm3; vpminsd ymm2, ymm2, ymm1`: the chain is the one-cycle
+///   `vpminsd`, which reads an FMA unit's result on port 0 or 1: a cycle late, 2.00 (ADL-P
+///   and `--no-vector-bypass` 1.00; the host 2.00).
+/// - The same into `vpalignr` (port 5): on time, about 1.00 (the host 1.00).
+/// - `vpminsd ymm1, ymm4, ymm3; vmulpd ymm2, ymm2, ymm1`: the chain is `vmulpd`, 4, which
+///   reads an ALU's result: 5.00 (ADL-P 4.00; the host 4.00 for its latency of 3).
+/// - `vaddpd ymm1, ymm4, ymm3; vpalignr ymm2, ymm2, ymm1, 8`: an FP adder's result is late
+///   on port 5 too: 2.00 (ADL-P 1.00; the host 2.00).
+/// - `vmulpd ymm2, ymm2, ymm3; vpminsd ymm2, ymm2, ymm4`: one chain through both, 4 + 1
+///   and a cycle each way: 7.00 (ADL-P 5.00; the host 6.00 for 3 + 1 + 2).
+#[test]
+fn redwood_cove_delays_vector_results_between_fp_units_and_alus() {
+    let cases = [
+        ("c5dd59cbc4e26d39d14883c0204839d075ee", 2.0, 1.0),
+        ("c5dd59cbc4e36d0fd1084883c0204839d075ed", 1.0, 1.0),
+        ("c4e25d39cbc5ed59d14883c0204839d075ee", 5.0, 4.0),
+        ("c5dd58cbc4e36d0fd1084883c0204839d075ed", 2.0, 1.0),
+        ("c5ed59d3c4e26d39d44883c0204839d075ee", 7.0, 5.0),
+    ];
+    // Ports bound at issue cost the one-cycle loops up to a tenth.
+    let near_to = |got: f64, want: f64| got >= want - 0.01 && got <= want + 0.1;
+    for (hex, redwood_cove, golden_cove) in cases {
+        let mtl = throughput("MTL-P", hex);
+        assert!(near_to(mtl, redwood_cove), "{hex}: {mtl}");
+        let adl = throughput("ADL-P", hex);
+        assert!(near_to(adl, golden_cove), "{hex}: {adl}");
+        let off = throughput_with("MTL-P", hex, &["--no-vector-bypass"]);
+        assert!(near_to(off, golden_cove), "{hex}: {off}");
+    }
+}

@@ -547,6 +547,28 @@ fn masked_loads_of_untouched_pages_run_at_their_rate() {
     assert!(m < 5.0, "{m} cycles an iteration");
 }
 
+/// Redwood Cove's vector bypass on this host, where its figures are known
+/// (testdata/asm/vector_bypass.s): on the Intel host (MTL-P) a `vpminsd` chain that reads a
+/// `vmulpd` product each step reads 2.00 cycles an iteration, a `vpalignr` chain (port 5)
+/// 1.00.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+#[test]
+fn vector_bypass_matches_the_hosts_figures() {
+    let expectations = [("MTL-P", [("1", 2.00), ("8", 1.00)])];
+    let host = suaca::uarch::host::detect();
+    let Some((_, regions)) = expectations.iter().find(|e| Some(e.0) == host) else {
+        eprintln!("note: no vector-bypass figures for this host ({host:?}); skipping");
+        return;
+    };
+    let src = testdata("asm/vector_bypass.s");
+    for &(region, expected) in regions {
+        profile_json_until(
+            &[src.to_str().unwrap(), "--region", region, "--json"],
+            |v| within_a_tenth(v, expected),
+        );
+    }
+}
+
 /// Loads and stores across a cache line on this host, where its figures are known
 /// (testdata/asm/line_splits.s): on the Intel host (Redwood Cove, MTL-P) eight 32-byte loads
 /// across a line read 8.92 cycles an iteration (a split load holds every load port for a

@@ -56,6 +56,7 @@ fn chain(n: u32) -> SimProgram {
         instrs: (0..n)
             .map(|i| SimInstr {
                 slots: None,
+                late_on: PortMask::EMPTY,
                 line: i,
                 uops: vec![PortMask(0b0110_0011)],
                 latency: 1,

@@ -169,11 +169,13 @@ impl Observer for TimelineView {
 mod tests {
     use super::*;
     use crate::sim::{SimInstr, SimProgram};
+    use crate::uarch::PortMask;
 
     #[test]
     fn a_timeline_keeps_at_most_the_cap_and_at_least_one_iteration() {
         let instr = |line| SimInstr {
             slots: None,
+            late_on: PortMask::EMPTY,
             line,
             uops: Vec::new(),
             latency: 1,

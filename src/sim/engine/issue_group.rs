@@ -55,6 +55,7 @@ mod tests {
             inputs: (0, 0),
             slots,
             whole: false,
+            late_on: 0,
         }
     }
 

@@ -39,12 +39,18 @@ impl Engine<'_> {
             }
             let started = self.window.started(pid);
             // An executed move gives its value a cycle later than an eliminated one.
+            // A result that comes late (`Op::late_on`) a cycle later still.
             let offset = input.offset
                 + u32::from(
                     self.moves.is_some()
                         && self.plan.executed_masks[input.producer as usize] != 0
                         && self.window.is_executed(pid),
-                );
+                )
+                + if self.plan.late {
+                    self.window.late(pid)
+                } else {
+                    0
+                };
             // Not started: never ready (NOT_STARTED saturates).
             let ready_at = started.saturating_add(u64::from(offset));
             if cycle >= ready_at {

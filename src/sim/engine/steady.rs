@@ -42,7 +42,11 @@ impl Engine<'_> {
             if started == NOT_STARTED {
                 state.extend([u64::MAX, self.window.get(id).assigned]);
             } else {
-                state.extend([cycle - started, u64::from(self.window.is_complete(id))]);
+                state.extend([
+                    cycle - started,
+                    u64::from(self.window.is_complete(id)),
+                    u64::from(self.window.late(id)),
+                ]);
             }
             if self.assigner.is_some() && !self.window.is_complete(id) {
                 state.extend(self.window.get(id).ports);
@@ -115,7 +119,7 @@ impl Engine<'_> {
             if started != NOT_STARTED && !self.window.is_complete(id) {
                 let w = self.window.get(id);
                 let op = &self.plan.ops[w.index as usize];
-                let done = started + u64::from(op.latency) - 1;
+                let done = started + u64::from(op.latency + self.window.late(id)) - 1;
                 self.completions[(done & self.bucket_mask) as usize].push(Completion {
                     id,
                     inst: w.inst(op),
