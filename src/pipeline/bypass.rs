@@ -6,7 +6,7 @@
 //! operation that reads a vector ALU's result takes a cycle more (`vpminsd` or `vpaddq`
 //! into a `vmulpd` chain: 4.00 for 3); a port-5 operation that reads an FP adder's result
 //! a cycle more (`vaddpd` into `vpalignr`: 2.00). An FP adder reading an ALU's result, an
-//! FMA unit reading an adder's, and loads pay nothing.
+//! FMA unit reading an adder's or a shuffle's (`vpshufb`), and loads pay nothing.
 
 use super::ports::uop_masks;
 use crate::db::{Endpoint, InstrDesc, LatVia};
@@ -21,10 +21,11 @@ pub enum Unit {
     Fma,
     /// An FP adder.
     Fadd,
-    /// A vector ALU that may run on the rule's ALU ports.
+    /// A one-cycle vector ALU operation that may run on every one of the rule's ALU ports
+    /// (`vpsubq`, `vpminsd`, `vpand`, `vpsllq`).
     Alu,
-    /// Elsewhere, on ports outside the FMA units and those ALUs (port 5's shuffles and
-    /// ALU).
+    /// Another one-cycle operation (shuffles: `vpshufb` on p1/p5, `vpalignr` on p5), or one
+    /// off the FMA ports (`vpcmpgtq`, `vpermq` on p5).
     Other,
 }
 
@@ -83,9 +84,9 @@ impl Bypass {
             Unit::Fma
         } else if latency >= 1.5 && ports == self.fadd {
             Unit::Fadd
-        } else if latency < 1.5 && ports.0 & self.alu.0 != 0 {
+        } else if latency < 1.5 && self.alu.is_subset(ports) {
             Unit::Alu
-        } else if ports.0 & (self.fma.0 | self.alu.0) == 0 {
+        } else if latency < 1.5 || ports.0 & self.fma.0 == 0 {
             Unit::Other
         } else {
             return None;

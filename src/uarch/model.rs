@@ -384,7 +384,7 @@ pub struct VectorBypass {
     pub fma: String,
     /// A vector µop of latency 2 or more on exactly these ports is an FP adder's.
     pub fadd: String,
-    /// A one-cycle vector µop that may run on these ports is a vector ALU's.
+    /// A one-cycle vector µop that may run on each of these ports is a vector ALU's.
     pub alu: String,
 }
 

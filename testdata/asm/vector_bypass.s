@@ -6,10 +6,11 @@
 # vcmpltpd) or an FP adder (vaddpd) takes two cycles on port 0 or 1 (vpminsd: 2.00;
 # vpsubq, which may also take port 5: 1.64) and one on port 5 (vpalignr: 1.00) unless an
 # adder made the value (2.00); results of port 5 (vpcmpgtq), of one-cycle p0/p1 operations
-# (vpsllq) and loads cost nothing. The other way, vmulpd reading a vector ALU's result takes
-# a cycle more (4.00 for its 3), an adder does not (vaddpd: 2.00). The cost does not need a
-# fresh value: a product read two iterations later through eliminated moves still costs it
-# (1.61), and a vmulpd the chain does not read costs nothing (1.00).
+# (vpsllq) and loads cost nothing, and so does a shuffle (vpshufb, p1/p5) after an FMA unit
+# (1.00; after an adder 2.37). The other way, vmulpd reading a vector ALU's result takes a
+# cycle more (4.00 for its 3; after vpshufb 3.00), an adder does not (vaddpd: 2.00). The
+# cost does not need a fresh value: a product read two iterations later through eliminated
+# moves still costs it (1.61), and a vmulpd the chain does not read costs nothing (1.00).
         .intel_syntax noprefix
         .text
         .globl f
@@ -213,6 +214,36 @@ f:
         movaps xmm1, xmm4
         mulpd xmm1, xmm3
         pminsd xmm2, xmm1
+        add rax, 32
+        cmp rax, rdx
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 1.00: vmulpd into a vpshufb chain (a shuffle, p1/p5)
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vmulpd ymm1, ymm4, ymm3
+        vpshufb ymm2, ymm2, ymm1
+        add rax, 32
+        cmp rax, rdx
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 2.37/2.36: vaddpd into a vpshufb chain
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vaddpd ymm1, ymm4, ymm3
+        vpshufb ymm2, ymm2, ymm1
+        add rax, 32
+        cmp rax, rdx
+        jne 1b
+        .byte 0xBB, 0xDE, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+        .p2align 6
+# 3.00: vpshufb into a vmulpd chain
+        .byte 0xBB, 0x6F, 0x00, 0x00, 0x00, 0x64, 0x67, 0x90
+1:
+        vpshufb ymm1, ymm4, ymm3
+        vmulpd ymm2, ymm2, ymm1
         add rax, 32
         cmp rax, rdx
         jne 1b
