@@ -283,6 +283,9 @@ pub struct BoundOptions {
     /// A result the vector bypass makes late on every port its instruction may take counts
     /// a cycle more on its edges (the simulation's `vector_bypass`).
     pub vector_bypass: bool,
+    /// 256-bit register writes load the arch's vector-write ports in the port row (the
+    /// simulation's data paths).
+    pub vector_writes: bool,
     /// The measurement harness whose values decide which addresses are equal (the
     /// simulation's `harness`).
     pub harness: Option<crate::pipeline::memory::harness::Harness>,
@@ -300,6 +303,7 @@ impl BoundOptions {
             micro_fusion: self.micro_fusion,
             free_nops: self.free_nops,
             transfer_alus: self.transfer_alus,
+            vector_writes: self.vector_writes,
         }
     }
 
@@ -320,6 +324,7 @@ impl BoundOptions {
             serializing: model.serializing,
             high8_merge: model.high8_merge,
             vector_bypass: model.vector_bypass,
+            vector_writes: model.data_paths,
             harness: model.harness,
             ..BoundOptions::default()
         }
@@ -344,6 +349,7 @@ impl Default for BoundOptions {
             serializing: false,
             high8_merge: false,
             vector_bypass: false,
+            vector_writes: false,
             harness: None,
             loop_issue: false,
         }

@@ -17,6 +17,9 @@ pub struct CountOptions {
     pub free_nops: bool,
     /// Moves from the vector unit into a GPR hold every integer ALU where the arch says so.
     pub transfer_alus: bool,
+    /// 256-bit register writes take the arch's vector-write ports (the simulation's data
+    /// paths).
+    pub vector_writes: bool,
 }
 
 /// What the front end, the width, port and window rows need per line.
@@ -48,6 +51,9 @@ pub struct Counts {
     /// Lines that hold every integer ALU (moves from the vector unit into a GPR,
     /// `scheduler.vector_to_gpr_holds_alus`, as the simulation).
     pub alu_holders: Vec<usize>,
+    /// The iteration's 256-bit register writes (`pipeline::ports::vector_writes`, where the
+    /// arch has vector-write ports), two a µop on those ports.
+    pub vector_writes: u32,
     /// Lines without data.
     pub left_out: Vec<usize>,
 }
@@ -110,6 +116,17 @@ impl Counts {
                     && crate::pipeline::ports::holds_alus(&instrs[i], arch)
             })
             .collect();
+        let vector_writes = (0..n)
+            .filter(|_| opts.vector_writes)
+            .filter_map(|i| {
+                let d = desc(i)?;
+                Some(crate::pipeline::ports::vector_writes(
+                    &instrs[i],
+                    arch,
+                    &crate::pipeline::ports::uop_masks(d),
+                ))
+            })
+            .sum();
         let mut fused_pairs = Vec::new();
         let mut alu_fused_pairs = Vec::new();
         if fusion {
@@ -146,6 +163,7 @@ impl Counts {
             fused_pairs,
             alu_fused_pairs,
             alu_holders,
+            vector_writes,
             left_out,
         }
     }

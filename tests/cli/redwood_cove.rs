@@ -216,3 +216,30 @@ fn redwood_cove_delays_vector_results_between_fp_units_and_alus() {
         assert!((mtl - off).abs() < 0.005, "{hex}: {mtl} against {off}");
     }
 }
+
+/// The port row counts the 256-bit register writes the simulation puts on MTL-P's two
+/// vector-write ports (docs/model.md "256-bit results"): four `vaddps ymm, ymm, [rsi+k]`
+/// write eight times (the loaded value and the sum each), four µops on `VW0`/`VW1`, two
+/// cycles on each beside four µops on p1/p5; ADL-P has no such ports.
+#[test]
+fn the_port_row_counts_vector_writes_on_redwood_cove() {
+    let adds = "c5ec580ec5ec585e20c5ec584640c5ec586660";
+    let usage = |arch: &str| -> String {
+        let out = crate::model_details::run_on("xml/redwood_cove.xml", arch, adds, &["--json"]);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let rows = report["regions"][0]["bounds"]["rows"]
+            .as_array()
+            .expect("rows")
+            .clone();
+        let ports = rows
+            .iter()
+            .find(|r| r["kind"] == "ports")
+            .expect("ports row");
+        format!("{} {}", ports["inputs"][0]["value"], ports["detail"])
+    };
+    let mtl = usage("MTL-P");
+    assert!(mtl.contains("4*{VW0,VW1}"), "{mtl}");
+    assert!(mtl.contains("pVW0 2, pVW1 2"), "{mtl}");
+    let adl = usage("ADL-P");
+    assert!(!adl.contains("VW"), "{adl}");
+}
