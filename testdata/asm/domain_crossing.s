@@ -1,5 +1,6 @@
 # Vector chains fed across the integer/floating-point domains on the Intel host (Redwood Cove,
-# taken as MTL-P; a lead, not modelled: scripts/README.md "The Intel host"). `suaca profile
+# taken as MTL-P; modelled since session 29 by the vector bypass, docs/model.md "Vector
+# bypass", which vector_bypass.s measures further: every loop here within 5%). `suaca profile
 # --processes 3 --arch MTL-P` on the Intel host (CPUID family 6 model 167 reported,
 # 2026-11-28, one run) measured the cycles per iteration noted before each loop; MTL-P
 # predicts each chain's latency (1.00 a step, 2.00 for a vaddpd chain; 1.04-1.07 where ports
@@ -13,8 +14,9 @@
 # The last four loops (same command, 2026-11-28, session 27) make it a matter of ports more
 # than of domains: a `mulpd` result costs the same (1.62), so does an FP `andpd` on the chain
 # (1.63), and a chain operation that runs on p5 alone (`palignr`, `shufpd`) nothing (1.00).
-# A guess that fits, not checked: a write-back conflict on p0/p1 between the chain's 1-cycle
-# µop and a 4-cycle FP µop dispatched three cycles before it on the same port.
+# A guess that fitted then, disproved by vector_bypass.s: a write-back conflict on p0/p1
+# between the chain's 1-cycle µop and a 4-cycle FP µop dispatched three cycles before it (a
+# vmulpd the chain does not read costs nothing; one it reads two iterations later does).
         .intel_syntax noprefix
         .text
         .globl f

@@ -163,3 +163,24 @@ fn vector_results_cross_the_bypass_late_on_redwood_cove() {
         .count();
     assert_eq!(missed, 10, "{off:?}");
 }
+
+/// The earlier lead of testdata/asm/domain_crossing.s (measured in session 27, one run;
+/// `vpsubq`, `vpaddq`, `vpand`, `andpd` chains after FP compares, adds and products, p5-only
+/// chain operations, FP chains after integer ones): the vector bypass predicts each of its
+/// 24 loops within 5% of the reading (the two load-fed chains that read 0.87 and 0.91 in a
+/// first run and 1.00 in a second taken at 1.00); before it, the chains after a compare or
+/// product read 1.00 for 1.62–1.70.
+#[test]
+fn domain_crossing_chains_follow_the_vector_bypass() {
+    let Some(tps) = mtl_p_regions("domain_crossing.s") else {
+        return;
+    };
+    let measured = [
+        1.00, 1.64, 1.65, 1.00, 1.00, 0.99, 1.00, 1.64, 1.65, 1.70, 1.64, 2.10, 2.00, 2.00, 2.64,
+        1.04, 1.64, 1.00, 1.64, 2.00, 1.62, 1.63, 0.99, 1.00,
+    ];
+    assert_eq!(tps.len(), measured.len());
+    for (k, (p, m)) in tps.iter().zip(measured).enumerate() {
+        assert!((p - m).abs() <= 0.05 * m, "region {k}: {p} against {m}");
+    }
+}
