@@ -684,8 +684,12 @@ impl<'a> Engine<'a> {
         }
         if executable && w.assigned & op.all == op.all {
             self.window.start(entry.id, cycle);
-            let late = op.late_on & u32::from(w.took) != 0;
-            self.window.set_late(entry.id, late);
+            // Results late on the ports it took (`Op::late_on`); the flag is only read, and
+            // so only written, in a run that has such instructions.
+            let late = self.plan.late && op.late_on & u32::from(w.took) != 0;
+            if self.plan.late {
+                self.window.set_late(entry.id, late);
+            }
             if w.parked != 0 {
                 let head = std::mem::take(&mut w.parked);
                 self.wake_parked(head, entry.id, cycle);

@@ -38,7 +38,8 @@ pub struct SimInstr {
     /// Ports on which the instruction's results come a cycle late: an instance that runs a
     /// µop on one of them gives every consumer its value one cycle after the input's offset
     /// and completes a cycle later (a vector result crossing between the FP units and the
-    /// vector ALUs, docs/model.md "Vector bypass"). Empty: never.
+    /// vector ALUs, docs/model.md "Vector bypass"). Empty: never. The engine notes the
+    /// ports 0–15 an instance took: a later port never makes it late.
     pub late_on: PortMask,
 }
 

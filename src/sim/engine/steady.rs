@@ -42,11 +42,10 @@ impl Engine<'_> {
             if started == NOT_STARTED {
                 state.extend([u64::MAX, self.window.get(id).assigned]);
             } else {
-                state.extend([
-                    cycle - started,
-                    u64::from(self.window.is_complete(id)),
-                    u64::from(self.window.late(id)),
-                ]);
+                state.extend([cycle - started, u64::from(self.window.is_complete(id))]);
+                if self.plan.late {
+                    state.push(u64::from(self.window.late(id)));
+                }
             }
             if self.assigner.is_some() && !self.window.is_complete(id) {
                 state.extend(self.window.get(id).ports);
