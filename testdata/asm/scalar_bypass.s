@@ -6,11 +6,12 @@
 # reading an imul or popcnt result is slower than its latency: andn (p1/p5/B), add, or, sub
 # 1.51-1.58, cmovne (p0/p6) 1.83, but shlx (p0/p6 too) 1.00: which ports or units pay is
 # not clear without port counters. The same loops at another place in another file read
-# add 1.28 and or 1.07 (one-off), so more than the code decides. gcc's popcount_sum loop reads 1.45 at offsets 0 and 32 of its line and 1.01 at
-# 8 and 20 (a one-off scan of 32 offsets: 1.01 at 8, 20, 34, 46, 48, 60, else 1.41-1.46; an
-# imul-fed add chain likewise); the loop set records no offsets. A rule that makes the
-# chain's result late on p1 changed no loop of the set (one-off trial): MTL-P's binding at
-# issue keeps such chains off p1 beside a port-1 operation.
+# add 1.28 and or 1.07 (one-off), so more than the code decides. gcc's popcount_sum loop
+# reads 1.45 at offsets 0 and 32 of its line and 1.01 at 8 and 20, as popcnt_offsets.s (an
+# earlier session's sweep: 1.00 at 8, 20, 34, 46, 48, 60) found; an imul-fed add chain too
+# (one-off: 1.55 or 1.00 by offset). A rule that makes the chain's result late on p1
+# changed no loop of the set (one-off trial): MTL-P's binding at issue keeps such chains
+# off p1 beside a port-1 operation.
         .intel_syntax noprefix
         .text
         .globl f
