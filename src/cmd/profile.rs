@@ -65,17 +65,15 @@ pub fn run(args: &ProfileArgs) -> Result<(), Failure> {
                 return Err(failure(ProfileError::Harness(h)));
             }
             Err(e) if several => {
-                let status = match &e {
-                    ProfileError::Fault(_) => "fault",
-                    ProfileError::Harness(_) => "refused",
-                    ProfileError::Unsupported(_) => "unsupported",
+                // A harness error that reaches here is a busy host's refusal.
+                let (status, busy) = match &e {
+                    ProfileError::Fault(_) => ("fault", false),
+                    ProfileError::Harness(_) => ("refused", true),
+                    ProfileError::Unsupported(_) => ("unsupported", false),
                 };
                 let reason = e.to_string();
                 rows.push(Row::unmeasured(region, instrs.len(), status, &reason));
-                unmeasured.push((
-                    status == "refused",
-                    format!("region {}: {reason}", region.index),
-                ));
+                unmeasured.push((busy, format!("region {}: {reason}", region.index)));
             }
             Err(e) => return Err(failure(e)),
         }

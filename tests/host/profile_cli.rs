@@ -554,14 +554,28 @@ fn masked_loads_of_untouched_pages_run_at_their_rate() {
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 #[test]
 fn vector_bypass_matches_the_hosts_figures() {
-    let expectations = [("MTL-P", [("1", 2.00), ("8", 1.00)])];
+    regions_match_the_hosts_figures(
+        "vector-bypass",
+        "asm/vector_bypass.s",
+        &[("MTL-P", &[("1", 2.00), ("8", 1.00)])],
+    );
+}
+
+/// Profiles each `(region, cycles an iteration)` of testdata/`file` that `expectations` give
+/// for this host's arch, each within a tenth (retried); skips with a note naming `what` on a
+/// host without figures.
+fn regions_match_the_hosts_figures(
+    what: &str,
+    file: &str,
+    expectations: &[(&str, &[(&str, f64)])],
+) {
     let host = suaca::uarch::host::detect();
     let Some((_, regions)) = expectations.iter().find(|e| Some(e.0) == host) else {
-        eprintln!("note: no vector-bypass figures for this host ({host:?}); skipping");
+        eprintln!("note: no {what} figures for this host ({host:?}); skipping");
         return;
     };
-    let src = testdata("asm/vector_bypass.s");
-    for &(region, expected) in regions {
+    let src = testdata(file);
+    for &(region, expected) in regions.iter() {
         profile_json_until(
             &[src.to_str().unwrap(), "--region", region, "--json"],
             |v| within_a_tenth(v, expected),
@@ -576,17 +590,9 @@ fn vector_bypass_matches_the_hosts_figures() {
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 #[test]
 fn line_splits_match_the_hosts_figures() {
-    let expectations = [("MTL-P", [("1", 8.92), ("9", 8.00)])];
-    let host = suaca::uarch::host::detect();
-    let Some((_, regions)) = expectations.iter().find(|e| Some(e.0) == host) else {
-        eprintln!("note: no line-split figures for this host ({host:?}); skipping");
-        return;
-    };
-    let src = testdata("asm/line_splits.s");
-    for &(region, expected) in regions {
-        profile_json_until(
-            &[src.to_str().unwrap(), "--region", region, "--json"],
-            |v| within_a_tenth(v, expected),
-        );
-    }
+    regions_match_the_hosts_figures(
+        "line-split",
+        "asm/line_splits.s",
+        &[("MTL-P", &[("1", 8.92), ("9", 8.00)])],
+    );
 }
